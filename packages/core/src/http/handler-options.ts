@@ -1,0 +1,91 @@
+import type { PaperSource } from '../source.js';
+import type { PapersRequest } from './types.js';
+
+/**
+ * Options of the papers API, shared by every adapter.
+ *
+ * @example createPapersHandler({ source: createMemorySource(papers), baseUrl: 'https://papers.example.org' })
+ */
+export interface PapersHandlerOptions {
+  /** Where the papers come from. */
+  source: PaperSource;
+  /**
+   * `scheme://host[:port]`, optionally with a path prefix, that absolute links start with
+   * (the request's path follows it). Without it links use the request's own origin.
+   */
+  baseUrl?: string;
+  /** Results per page when `items_per_page` is absent or unusable. Default 50. */
+  pageSize?: number;
+  /** Largest `items_per_page` honoured; larger values are capped. Default 500. */
+  maxPageSize?: number;
+  /**
+   * Called with the error when the source fails; the client gets a `503` without details.
+   * Default: written to `console.error`.
+   */
+  onError?: (error: unknown, request: PapersRequest) => void;
+}
+
+/** Options after validation, defaults filled in. */
+export interface ResolvedHandlerOptions {
+  source: PaperSource;
+  baseUrl: string | null;
+  pageSize: number;
+  maxPageSize: number;
+  onError: (error: unknown, request: PapersRequest) => void;
+}
+
+/** Thrown at construction when options are unusable; `code` names the option. */
+export class PaperlistOptionsError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'PaperlistOptionsError';
+  }
+}
+
+/** Validates options once, at construction, with a clear error. */
+export function resolveHandlerOptions(options: PapersHandlerOptions): ResolvedHandlerOptions {
+  const source = options?.source;
+  if (!source || typeof source.list !== 'function' || typeof source.get !== 'function') {
+    throw new PaperlistOptionsError('source', 'paperlist: `source` must be a PaperSource with list() and get().');
+  }
+  const pageSize = options.pageSize ?? 50;
+  const maxPageSize = options.maxPageSize ?? 500;
+  for (const [name, value] of [
+    ['pageSize', pageSize],
+    ['maxPageSize', maxPageSize],
+  ] as const) {
+    if (!Number.isSafeInteger(value) || value < 1) {
+      throw new PaperlistOptionsError(name, `paperlist: \`${name}\` must be a positive integer, got ${String(value)}.`);
+    }
+  }
+  if (pageSize > maxPageSize) {
+    throw new PaperlistOptionsError('pageSize', `paperlist: \`pageSize\` (${pageSize}) exceeds \`maxPageSize\` (${maxPageSize}).`);
+  }
+  return {
+    source,
+    baseUrl: options.baseUrl === undefined ? null : normalizeBaseUrl(options.baseUrl),
+    pageSize,
+    maxPageSize,
+    onError: options.onError ?? defaultOnError,
+  };
+}
+
+function normalizeBaseUrl(baseUrl: string): string {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new PaperlistOptionsError('baseUrl', `paperlist: \`baseUrl\` must be an absolute URL, got ${JSON.stringify(baseUrl)}.`);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash) {
+    throw new PaperlistOptionsError('baseUrl', `paperlist: \`baseUrl\` must be an http(s) URL without query or fragment, got ${JSON.stringify(baseUrl)}.`);
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+function defaultOnError(error: unknown, request: PapersRequest): void {
+  console.error(`paperlist: source failed for ${request.method} ${request.url}:`, error);
+}

@@ -1,0 +1,158 @@
+import { describe, expect, it, vi } from 'vitest';
+import { makePaper } from '../../test/make-paper.js';
+import { createMemorySource } from '../memory/memory-source.js';
+import { serializePaper } from '../paper.js';
+import type { PaperSource } from '../source.js';
+import { createFetchHandler } from './fetch-handler.js';
+import { PaperlistOptionsError } from './handler-options.js';
+import { createPapersHandler } from './papers-handler.js';
+
+const papers = [
+  makePaper({ id: 'b', title: 'Beta', published: '2020-01-01' }),
+  makePaper({ id: 'a', title: 'Alpha', published: null }),
+  makePaper({ id: 'c', title: 'Gamma rays', published: '2019-05-05', arxiv_id: '1905.00001' }),
+];
+const source = createMemorySource(papers, { version: 'v1' });
+const handle = createPapersHandler({ source, pageSize: 2 });
+const text = (body: Uint8Array | null) => (body === null ? null : new TextDecoder().decode(body));
+
+async function call(url: string, init: { method?: string; headers?: Record<string, string>; basePath?: string } = {}) {
+  const response = await handle({
+    method: init.method ?? 'GET',
+    url,
+    headers: { host: 'h', ...init.headers },
+    basePath: init.basePath ?? '/api',
+    origin: 'http://h',
+  });
+  if (response === null) return null;
+  return { status: response.status, headers: response.headers, body: text(response.body) };
+}
+
+describe('createPapersHandler', () => {
+  it.each([
+    ['/api/papers/', 200, '{"count":3,"next":"http://h/api/papers/?page=2","previous":null,"results":[' + ['a', 'b'].map((id) => serializePaper(papers.find((p) => p.id === id)!)).join(',') + ']}'],
+    ['/api/papers/?page=2', 200, '{"count":3,"next":null,"previous":"http://h/api/papers/","results":[' + serializePaper(papers[2]!) + ']}'],
+    ['/api/papers/?page=3', 404, '{"detail":"Invalid page."}'],
+    ['/api/papers/?q=zzz', 200, '{"count":0,"next":null,"previous":null,"results":[]}'],
+    ['/api/papers/?q=zzz&page=2', 404, '{"detail":"Invalid page."}'],
+    ['/api/papers/c/', 200, serializePaper(papers[2]!)],
+    ['/api/papers/nope/', 404, '{"detail":"Not found."}'],
+    ['/api/papers/%E0/', 404, '{"detail":"Not found."}'],
+    ['/api/papers/?q=%ZZ', 400, '{"detail":"Malformed query string: invalid percent-encoding or UTF-8."}'],
+    ['/api/papers/?q=a%00', 400, '{"detail":"Query string contains control characters."}'],
+    ['/api/papers/?format=xml', 404, '{"detail":"Not found."}'],
+    ['/api/papers/?page=99999999999999999999', 404, '{"detail":"Invalid page."}'],
+  ])('GET %s', async (url, status, body) => {
+    const response = await call(url);
+    expect(response?.status).toBe(status);
+    expect(response?.body).toBe(body);
+    expect(response?.headers).toMatchObject({ Allow: 'GET, HEAD, OPTIONS', Vary: 'Accept', 'Content-Type': 'application/json' });
+    expect(response?.headers['Content-Length']).toBe(String(new TextEncoder().encode(body).byteLength));
+  });
+
+  it.each(['/other/', '/api/paper/', '/api/papers/a/b/', '/papers/'])('%s is not its path', async (url) => {
+    expect(await call(url)).toBeNull();
+  });
+
+  it.each([
+    ['/api/papers', '/api/papers/'],
+    ['/api/papers?q=x+y&page=2', '/api/papers/?q=x+y&page=2'],
+    ['/api/papers/c', '/api/papers/c/'],
+  ])('redirects %s to %s', async (url, location) => {
+    const response = await call(url);
+    expect(response?.status).toBe(301);
+    expect(response?.headers.Location).toBe(location);
+  });
+
+  it('answers HEAD with the GET headers and no body', async () => {
+    const get = await call('/api/papers/');
+    const head = await call('/api/papers/', { method: 'HEAD' });
+    expect(head?.body).toBeNull();
+    expect(head?.headers).toEqual(get?.headers);
+  });
+
+  it.each([
+    ['POST', 405, '{"detail":"Method \\"POST\\" not allowed."}'],
+    ['delete', 405, '{"detail":"Method \\"DELETE\\" not allowed."}'],
+    ['OPTIONS', 200, null],
+  ])('%s', async (method, status, body) => {
+    const response = await call('/api/papers/', { method });
+    expect(response?.status).toBe(status);
+    if (body !== null) expect(response?.body).toBe(body);
+    else expect(JSON.parse(response!.body!)).toMatchObject({ name: 'Paper List', renders: ['application/json', 'text/html'] });
+  });
+
+  it('refuses an Accept it cannot satisfy', async () => {
+    const response = await call('/api/papers/', { headers: { accept: 'application/xml' } });
+    expect(response).toMatchObject({ status: 406, body: '{"detail":"Could not satisfy the request Accept header."}' });
+  });
+
+  it('answers 304 to a matching If-None-Match without asking the source', async () => {
+    const first = await call('/api/papers/');
+    const etag = first!.headers.ETag!;
+    expect(etag).toMatch(/^"v1-[0-9a-f]{16}"$/);
+    const list = vi.spyOn(source, 'list');
+    const second = await call('/api/papers/', { headers: { 'if-none-match': `W/${etag}` } });
+    expect(second).toMatchObject({ status: 304, body: null });
+    expect(second?.headers.ETag).toBe(etag);
+    expect(list).not.toHaveBeenCalled();
+    list.mockRestore();
+    expect((await call('/api/papers/?page=2'))!.headers.ETag).not.toBe(etag);
+  });
+
+  it('uses baseUrl for links', async () => {
+    const withBase = createPapersHandler({ source, pageSize: 1, baseUrl: 'https://papers.example.org/pwc/' });
+    const response = await withBase({ method: 'GET', url: '/papers/?page=2', headers: {} });
+    const body = JSON.parse(text(response!.body)!);
+    expect(body.next).toBe('https://papers.example.org/pwc/papers/?page=3');
+    expect(body.previous).toBe('https://papers.example.org/pwc/papers/');
+  });
+
+  it('answers 503 without internals when the source fails, and reports the error', async () => {
+    const failing: PaperSource = {
+      list: () => Promise.reject(new Error('connection refused at 10.0.0.5')),
+      get: () => Promise.reject(new Error('boom')),
+    };
+    const onError = vi.fn();
+    const broken = createPapersHandler({ source: failing, onError });
+    for (const url of ['/papers/', '/papers/x/']) {
+      const response = await broken({ method: 'GET', url, headers: {} });
+      expect(response?.status).toBe(503);
+      expect(text(response!.body)).toBe('{"detail":"The paper catalogue is temporarily unavailable. Try again later."}');
+    }
+    expect(onError).toHaveBeenCalledTimes(2);
+    expect(onError.mock.calls[0]![0]).toBeInstanceOf(Error);
+  });
+
+  it.each([
+    [{ source: undefined }, 'source'],
+    [{ source, pageSize: 0 }, 'pageSize'],
+    [{ source, maxPageSize: 1.5 }, 'maxPageSize'],
+    [{ source, pageSize: 600 }, 'pageSize'],
+    [{ source, baseUrl: 'not a url' }, 'baseUrl'],
+    [{ source, baseUrl: 'ftp://x/' }, 'baseUrl'],
+  ])('rejects bad options %#', (options, code) => {
+    expect(() => createPapersHandler(options as never)).toThrow(PaperlistOptionsError);
+    try {
+      createPapersHandler(options as never);
+    } catch (error) {
+      expect((error as PaperlistOptionsError).code).toBe(code);
+    }
+  });
+});
+
+describe('createFetchHandler', () => {
+  const fetchHandler = createFetchHandler({ source, mount: '/api/v1' });
+  it('serves the list through WHATWG Request and Response', async () => {
+    const response = await fetchHandler(new Request('http://example.org/api/v1/papers/?items_per_page=1&q=gamma'));
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/json');
+    expect(await response.json()).toEqual({ count: 1, next: null, previous: null, results: [papers[2]] });
+  });
+
+  it('answers 404 JSON outside its paths', async () => {
+    const response = await fetchHandler(new Request('http://example.org/elsewhere'));
+    expect(response.status).toBe(404);
+    expect(await response.text()).toBe('{"detail":"Not found."}');
+  });
+});

@@ -1,0 +1,43 @@
+/**
+ * A request as every framework can describe it. Adapters fill it from their own request
+ * object; the core never sees a framework type.
+ */
+export interface PapersRequest {
+  /** HTTP method, any case. */
+  method: string;
+  /**
+   * Path and raw query exactly as received, including the mount prefix
+   * (Express `req.originalUrl`, Koa `ctx.originalUrl`), e.g. `/api/v1/papers/?q=bert`.
+   */
+  url: string;
+  /** Request headers; names in any case. */
+  headers: Readonly<Record<string, string | readonly string[] | undefined>>;
+  /**
+   * The prefix the papers routes are mounted under (`/api/v1`), or `''`. Paths are matched
+   * after it: `{basePath}/papers/` and `{basePath}/papers/{id}/`.
+   */
+  basePath?: string;
+  /**
+   * `scheme://host[:port]` of the request as the framework sees it, honouring its proxy
+   * trust setting. Used for absolute links unless the handler has a `baseUrl`.
+   */
+  origin?: string;
+  /** Aborted when the client disconnects; passed on to the source. */
+  signal?: AbortSignal;
+}
+
+/** A response as every framework can write it. */
+export interface PapersResponse {
+  status: number;
+  /** Header names in their canonical case; every value a single string. */
+  headers: Record<string, string>;
+  /** The body bytes; `null` for HEAD and 304. */
+  body: Uint8Array | null;
+}
+
+/**
+ * The papers API as one function. It answers `null` for a path that is not one of its own,
+ * so an adapter can hand the request on (`next()`); it never throws for bad input, and a
+ * failing source becomes a `503` (the error goes to the `onError` option).
+ */
+export type PapersHandler = (request: PapersRequest) => Promise<PapersResponse | null>;

@@ -1,0 +1,45 @@
+/**
+ * @paperlist/core: the Papers with Code API v1 as pure functions over a pluggable
+ * {@link PaperSource}. Adapters for Express and Koa live in their own packages; the
+ * WHATWG handler here serves fetch-style runtimes directly.
+ */
+export type { Paper } from './paper.js';
+export { PAPER_FIELDS, serializePaper } from './paper.js';
+export { EncodedPaper, toPaper, toJsonBytes, type PaperRecord } from './encoded-paper.js';
+export type {
+  OrderField,
+  OrderKey,
+  Ordering,
+  PaperFilters,
+  PaperPage,
+  PaperQuery,
+  PaperSource,
+  SearchTerm,
+  SourceCallOptions,
+} from './source.js';
+
+export { foldText } from './text/fold-text.js';
+export { textWords } from './text/words.js';
+export { parseSearch, MAX_QUERY_LENGTH, MAX_QUERY_TERMS, type SearchParseResult } from './text/parse-search.js';
+
+export { titleSortKey, compareCodePoints } from './ordering/title-sort-key.js';
+export { parseOrderKeys, resolveOrdering, formatOrderKeys, ORDER_FIELDS, DEFAULT_ORDER } from './ordering/parse-ordering.js';
+export { comparePapersBy, compareNullable, orderValue } from './ordering/compare-papers.js';
+
+export { parseQueryString, formatQueryString, lastValue, type QueryPair } from './query/query-string.js';
+export { parseListQuery, type ListRequest, type PageSizeOptions } from './query/parse-list-query.js';
+export { pageUrl, buildPageLinks, pageCount, type PageLinks, type PageLinkContext } from './pagination/page-links.js';
+
+export { paperWords, type PaperWords } from './search/paper-words.js';
+export { countOccurrences, termOccurrences, termMatches, type Occurrences, type TermOccurrences } from './search/term-occurrences.js';
+export { RELEVANCE, inverseDocumentFrequency, fieldScore, termScore, type FieldLengths } from './search/relevance.js';
+
+export type { PapersRequest, PapersResponse, PapersHandler } from './http/types.js';
+export { API_ERRORS, errorDetail, type ApiErrorCode } from './http/api-errors.js';
+export { createPapersHandler } from './http/papers-handler.js';
+export { createFetchHandler, type FetchHandlerOptions } from './http/fetch-handler.js';
+export { PaperlistOptionsError, type PapersHandlerOptions } from './http/handler-options.js';
+export { negotiateRepresentation, type Representation } from './http/negotiate.js';
+export { CONTRACT_HEADERS } from './http/respond.js';
+
+export { createMemorySource, type MemorySource, type MemorySourceOptions } from './memory/memory-source.js';

@@ -1,0 +1,83 @@
+import { resolveOrdering } from '../ordering/parse-ordering.js';
+import type { ApiErrorCode } from '../http/api-errors.js';
+import type { Ordering, PaperFilters, SearchTerm } from '../source.js';
+import { parseSearch } from '../text/parse-search.js';
+import { lastValue, type QueryPair } from './query-string.js';
+
+/** Page sizes of a list endpoint. */
+export interface PageSizeOptions {
+  /** Results per page when `items_per_page` is absent or unusable. Default 50. */
+  pageSize: number;
+  /** Largest `items_per_page` honoured; larger values are capped. Default 500. */
+  maxPageSize: number;
+}
+
+/** A list request read from its query string: what to find, in what order, which page. */
+export interface ListRequest {
+  /** Every pair of the query string, in order (links repeat them). */
+  pairs: readonly QueryPair[];
+  terms: SearchTerm[];
+  filters: PaperFilters;
+  ordering: Ordering;
+  /** The 1-based page asked for (may exceed any real page), or the last page. */
+  page: number | 'last';
+  pageSize: number;
+}
+
+// Python's int() as Django REST Framework applies it: optional sign, digits, spaces around.
+const INTEGER = /^\s*[+-]?\d+\s*$/;
+
+/**
+ * Reads the parameters of a list request: `q`, `ordering`, `page`, `items_per_page` and the
+ * filters `arxiv_id`, `title`, `abstract`. A repeated parameter: the last value wins; unknown
+ * parameters are ignored. Refuses only what DESIGN.md refuses (oversized `q`, bad `page`).
+ *
+ * @example parseListQuery([['q', 'bert'], ['page', '2']], { pageSize: 50, maxPageSize: 500 })
+ */
+export function parseListQuery(
+  pairs: readonly QueryPair[],
+  sizes: PageSizeOptions,
+): { ok: true; request: ListRequest } | { ok: false; error: ApiErrorCode } {
+  const search = parseSearch(lastValue(pairs, 'q') ?? '');
+  if (!search.ok) return { ok: false, error: search.error === 'too-long' ? 'query-too-long' : 'too-many-terms' };
+  const page = parsePage(lastValue(pairs, 'page'));
+  if (page === null) return { ok: false, error: 'invalid-page' };
+  const request: ListRequest = {
+    pairs,
+    terms: search.terms,
+    filters: parseFilters(pairs),
+    ordering: resolveOrdering(lastValue(pairs, 'ordering'), search.terms.length > 0),
+    page,
+    pageSize: parsePageSize(lastValue(pairs, 'items_per_page'), sizes),
+  };
+  return { ok: true, request };
+}
+
+/** `page`: absent or empty is 1, `last` is the last page, else a positive integer. */
+function parsePage(value: string | undefined): number | 'last' | null {
+  if (value === undefined || value === '') return 1;
+  if (value === 'last') return 'last';
+  if (!INTEGER.test(value)) return null;
+  const page = Number(value);
+  return page >= 1 ? page : null;
+}
+
+/** `items_per_page`: capped at the maximum; zero, negative or not a number gives the default. */
+function parsePageSize(value: string | undefined, sizes: PageSizeOptions): number {
+  if (value === undefined || !INTEGER.test(value)) return sizes.pageSize;
+  const size = Number(value);
+  if (size <= 0) return sizes.pageSize;
+  return Math.min(size, sizes.maxPageSize);
+}
+
+function parseFilters(pairs: readonly QueryPair[]): PaperFilters {
+  const filters: PaperFilters = {};
+  // Empty values filter nothing, as with django-filter.
+  const arxivId = lastValue(pairs, 'arxiv_id');
+  if (arxivId) filters.arxivId = arxivId;
+  const title = lastValue(pairs, 'title');
+  if (title) filters.titleContains = title;
+  const abstract = lastValue(pairs, 'abstract');
+  if (abstract) filters.abstractContains = abstract;
+  return filters;
+}

@@ -1,0 +1,97 @@
+import type { PaperRecord } from './encoded-paper.js';
+
+/** A field a list can be ordered by. */
+export type OrderField = 'published' | 'arxiv_id' | 'title' | 'id';
+
+/** One key of an ordering: a field and its direction. */
+export interface OrderKey {
+  field: OrderField;
+  descending: boolean;
+}
+
+/**
+ * How results are ordered. `relevance` is used when a search is given without `ordering`:
+ * best score first, ties in `then` order. Otherwise `keys` apply in turn; the parser always
+ * ends them with `id` ascending (unless `id` already appears), so every order is total.
+ */
+export type Ordering =
+  | { kind: 'fields'; keys: OrderKey[] }
+  | { kind: 'relevance'; then: OrderKey[] };
+
+/**
+ * One search term: consecutive words inside one field (title, abstract, or one author name),
+ * each matched whole except the last, which may be a prefix of a word. A plain word such as
+ * `transform` is a term of one word; `gpt-4` is the phrase `gpt 4`; `"attention is all"` is a
+ * phrase of three words.
+ */
+export interface SearchTerm {
+  /** The term as the user wrote it (without quotes). */
+  raw: string;
+  /** Folded words (see `foldText`), at least one. */
+  words: string[];
+  /**
+   * Set when the raw term is shaped like an arXiv id (`1706.03762`, `hep-th/9307096`): the
+   * term then also matches a paper whose `arxiv_id` equals it exactly.
+   */
+  arxivId: string | null;
+}
+
+/** Exact and substring filters of a list request. */
+export interface PaperFilters {
+  /** `arxiv_id` equals this exactly. */
+  arxivId?: string;
+  /** Title contains this, case-insensitively. */
+  titleContains?: string;
+  /** Abstract contains this, case-insensitively. */
+  abstractContains?: string;
+}
+
+/**
+ * A parsed, validated list request: everything a source needs to answer it by itself.
+ * Every term must match (AND); filters also apply; then the ordering; then the window
+ * `offset`..`offset + limit`. `limit` may be 0, when only the count is wanted.
+ */
+export interface PaperQuery {
+  terms: SearchTerm[];
+  filters: PaperFilters;
+  ordering: Ordering;
+  offset: number;
+  limit: number;
+}
+
+/** Options every source call accepts. */
+export interface SourceCallOptions {
+  /** Aborted when the client goes away or a timeout fires; a source should stop its work. */
+  signal?: AbortSignal;
+}
+
+/** What {@link PaperSource.list} answers. */
+export interface PaperPage {
+  /** Exact number of papers matching the query across all pages. */
+  count: number;
+  /** At most `limit` papers, in order, starting at `offset`. */
+  results: PaperRecord[];
+}
+
+/**
+ * Where papers come from. A source applies the whole query itself (search, filters, order,
+ * window); the core never re-sorts or re-filters what it answers.
+ *
+ * @example
+ * const source: PaperSource = {
+ *   async list(query) { return { count: 0, results: [] }; },
+ *   async get(id) { return null; },
+ * };
+ */
+export interface PaperSource {
+  /** The papers matching `query`: exact count and the requested window. */
+  list(query: PaperQuery, options?: SourceCallOptions): Promise<PaperPage>;
+  /** One paper by id, or `null` when there is none. */
+  get(id: string, options?: SourceCallOptions): Promise<PaperRecord | null>;
+  /**
+   * An opaque string that changes whenever the catalogue changes. When present, responses
+   * carry an `ETag` derived from it and conditional requests are answered with `304`
+   * without asking the source.
+   */
+  version?(): string;
+}

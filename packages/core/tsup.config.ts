@@ -3,7 +3,8 @@ import { defineConfig } from 'tsup';
 export default defineConfig({
   entry: ['src/index.ts', 'src/sample.ts'],
   format: ['esm', 'cjs'],
-  dts: true,
+  // Resolve workspace packages to their published types, not their sources.
+  dts: { compilerOptions: { customConditions: [] } },
   clean: true,
   sourcemap: true,
   target: 'node20',

@@ -43,3 +43,4 @@ export { negotiateRepresentation, type Representation } from './http/negotiate.j
 export { CONTRACT_HEADERS } from './http/respond.js';
 
 export { createMemorySource, type MemorySource, type MemorySourceOptions } from './memory/memory-source.js';
+export { createScanSource } from './scan/scan-source.js';

@@ -1,0 +1,171 @@
+import type { PaperRecord } from '../encoded-paper.js';
+import type { Paper } from '../paper.js';
+import { formatOrderKeys } from '../ordering/parse-ordering.js';
+import { inverseDocumentFrequency, termScore } from '../search/relevance.js';
+import { termMatches, termOccurrences } from '../search/term-occurrences.js';
+import type { OrderKey, PaperPage, PaperQuery, PaperSource, SearchTerm } from '../source.js';
+import { buildCatalogue, type Catalogue } from './catalogue.js';
+import { compareIndicesBy, orderPermutation } from './order-ranks.js';
+
+/** A {@link PaperSource} holding the whole catalogue in memory, whose catalogue can be swapped. */
+export interface MemorySource extends PaperSource {
+  /** Number of papers. */
+  readonly size: number;
+  /** Changes whenever the catalogue is replaced. */
+  version(): string;
+  /**
+   * Swaps in a new catalogue atomically: it is built aside, and requests see either the
+   * old catalogue or the new one, never a mix.
+   */
+  replace(papers: readonly Paper[]): void;
+}
+
+/** Options of the in-memory sources. */
+export interface MemorySourceOptions {
+  /** A fixed catalogue version for ETags; by default one is derived from the content. */
+  version?: string;
+}
+
+/**
+ * The reference in-memory source: answers every query exactly by scanning every paper with
+ * the reference matching and scoring functions. Orderings are precomputed as rank arrays and
+ * permutations (built once per ordering and cached), so no request re-sorts the catalogue.
+ * Simple and obviously right rather than fast: other sources are tested against it.
+ *
+ * @example
+ * const source = createScanSource(await loadSamplePapers());
+ * const { count, results } = await source.list(query);
+ */
+export function createScanSource(papers: readonly Paper[], options: MemorySourceOptions = {}): MemorySource {
+  let state = new CatalogueState(buildCatalogue(papers), options.version);
+  return {
+    get size() {
+      return state.catalogue.papers.length;
+    },
+    version: () => state.version(),
+    replace(next) {
+      state = new CatalogueState(buildCatalogue(next), undefined);
+    },
+    async list(query) {
+      return state.list(query);
+    },
+    async get(id) {
+      const index = state.catalogue.byId.get(id);
+      return index === undefined ? null : state.catalogue.encoded[index]!;
+    },
+  };
+}
+
+class CatalogueState {
+  private readonly permutations = new Map<string, Uint32Array>();
+  private readonly fixedVersion: string;
+
+  constructor(
+    readonly catalogue: Catalogue,
+    version: string | undefined,
+  ) {
+    this.fixedVersion = version ?? `m${catalogue.papers.length}-${contentHash(catalogue)}`;
+  }
+
+  version(): string {
+    return this.fixedVersion;
+  }
+
+  list(query: PaperQuery): PaperPage {
+    const n = this.catalogue.papers.length;
+    const matched = this.match(query);
+    const count = matched === null ? n : matched.length;
+    if (query.limit === 0 || query.offset >= count) return { count, results: [] };
+    const end = query.offset + query.limit;
+    let window: number[];
+    if (query.ordering.kind === 'relevance') {
+      window = this.rankByRelevance(matched ?? allIndices(n), query.terms, query.ordering.then).slice(query.offset, end);
+    } else {
+      window = this.walkOrder(query.ordering.keys, matched, query.offset, end);
+    }
+    return { count, results: window.map((i): PaperRecord => this.catalogue.encoded[i]!) };
+  }
+
+  /** Indices of matching papers in catalogue order, or `null` when every paper matches. */
+  private match(query: PaperQuery): number[] | null {
+    const { filters, terms } = query;
+    const { papers, words, lowerTitles, lowerAbstracts } = this.catalogue;
+    const title = filters.titleContains?.toLowerCase();
+    const abstract = filters.abstractContains?.toLowerCase();
+    if (terms.length === 0 && filters.arxivId === undefined && title === undefined && abstract === undefined) return null;
+    const matched: number[] = [];
+    for (let i = 0; i < papers.length; i++) {
+      const paper = papers[i]!;
+      if (filters.arxivId !== undefined && paper.arxiv_id !== filters.arxivId) continue;
+      if (title !== undefined && !lowerTitles[i]!.includes(title)) continue;
+      if (abstract !== undefined && !lowerAbstracts[i]!.includes(abstract)) continue;
+      if (terms.every((term) => termMatches(termOccurrences(words[i]!, paper.arxiv_id, term)))) matched.push(i);
+    }
+    return matched;
+  }
+
+  private walkOrder(keys: readonly OrderKey[], matched: number[] | null, start: number, end: number): number[] {
+    const permutation = this.permutation(keys);
+    if (matched === null) return Array.from(permutation.subarray(start, end));
+    // Few matches: sort them by rank; many: walk the precomputed order.
+    if (matched.length * 16 < permutation.length) {
+      return matched.slice().sort(compareIndicesBy(keys, this.catalogue.ranks)).slice(start, end);
+    }
+    const isMatch = new Uint8Array(permutation.length);
+    for (const i of matched) isMatch[i] = 1;
+    const window: number[] = [];
+    let seen = 0;
+    for (let p = 0; p < permutation.length && window.length < end - start; p++) {
+      const i = permutation[p]!;
+      if (!isMatch[i]) continue;
+      if (seen >= start) window.push(i);
+      seen++;
+    }
+    return window;
+  }
+
+  private rankByRelevance(matched: number[], terms: readonly SearchTerm[], then: readonly OrderKey[]): number[] {
+    const { papers, words, lengths, averages } = this.catalogue;
+    const idfs = terms.map((term) => {
+      let df = 0;
+      for (let i = 0; i < papers.length; i++) {
+        if (termMatches(termOccurrences(words[i]!, papers[i]!.arxiv_id, term))) df++;
+      }
+      return inverseDocumentFrequency(papers.length, df);
+    });
+    const scores = new Map<number, number>();
+    for (const i of matched) {
+      let score = 0;
+      terms.forEach((term, t) => {
+        score += termScore(idfs[t]!, termOccurrences(words[i]!, papers[i]!.arxiv_id, term), lengths[i]!, averages);
+      });
+      scores.set(i, score);
+    }
+    const tieBreak = compareIndicesBy(then, this.catalogue.ranks);
+    return matched.slice().sort((a, b) => scores.get(b)! - scores.get(a)! || tieBreak(a, b));
+  }
+
+  private permutation(keys: readonly OrderKey[]): Uint32Array {
+    const name = formatOrderKeys(keys);
+    let permutation = this.permutations.get(name);
+    if (!permutation) {
+      permutation = orderPermutation(keys, this.catalogue.ranks, this.catalogue.papers.length);
+      this.permutations.set(name, permutation);
+    }
+    return permutation;
+  }
+}
+
+function allIndices(n: number): number[] {
+  return Array.from({ length: n }, (_, i) => i);
+}
+
+// A short content digest so equal catalogues give equal ETags across processes.
+function contentHash(catalogue: Catalogue): string {
+  let h = 0x811c9dc5;
+  for (const paper of catalogue.encoded) {
+    const bytes = paper.json;
+    for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193);
+  }
+  return (h >>> 0).toString(16);
+}

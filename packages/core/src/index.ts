@@ -44,3 +44,17 @@ export { CONTRACT_HEADERS } from './http/respond.js';
 
 export { createMemorySource, type MemorySource, type MemorySourceOptions } from './memory/memory-source.js';
 export { createScanSource } from './scan/scan-source.js';
+
+export { PaperSchema, validatePaper, isCalendarDate, type PaperValidation } from './paper-schema.js';
+export {
+  readPapers,
+  loadPapers,
+  PaperLoadError,
+  detectFormat,
+  type PaperInput,
+  type ReadPapersOptions,
+  type LoadProblem,
+  type LoadProgress,
+  type LoadResult,
+  type CatalogFormat,
+} from './load/index.js';

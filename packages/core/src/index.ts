@@ -58,3 +58,46 @@ export {
   type LoadResult,
   type CatalogFormat,
 } from './load/index.js';
+
+export { createOpenApiDocument, type OpenApiDocumentOptions, type JsonObject, type JsonValue } from './openapi/index.js';
+export {
+  renderListPage,
+  renderPaperPage,
+  renderErrorPage,
+  renderDocument,
+  escapeHtml,
+  safeExternalUrl,
+  htmlResponse,
+  htmlErrorResponse,
+  ORDERING_CHOICES,
+  HTML_CONTENT_TYPE,
+  type ListPageView,
+  type PaperPageView,
+  type ErrorPageView,
+} from './html/index.js';
+export { LIST_QUERY_PARAMETERS, type ListQueryParameter } from './query/parse-list-query.js';
+export { FORMAT_VALUES } from './http/negotiate.js';
+export { DEFAULT_PAGE_SIZE, DEFAULT_MAX_PAGE_SIZE } from './http/handler-options.js';
+export {
+  readCatalog,
+  readPwcPapers,
+  createPaperAcceptor,
+  IdRegistry,
+  pwcRecordToPaper,
+  idFromPaperUrl,
+  detectRecordFormat,
+  PWC_FIELDS,
+  RECORD_FORMATS,
+  type ReadCatalogOptions,
+  type PaperAcceptor,
+  type PaperAcceptorOptions,
+  type RecordFormat,
+  type RecordFormatOption,
+} from './formats/index.js';
+export {
+  createMemorySourceFromStream,
+  type IndexedMemorySource,
+  type MemoryStreamOptions,
+  type PaperStream,
+} from './memory/memory-source.js';
+export { IndexBuilder, Engine, type IndexData, type EngineAnswer } from './engine/index.js';

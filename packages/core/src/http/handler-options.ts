@@ -25,6 +25,11 @@ export interface PapersHandlerOptions {
   onError?: (error: unknown, request: PapersRequest) => void;
 }
 
+/** Results per page when neither the options nor `items_per_page` say otherwise. */
+export const DEFAULT_PAGE_SIZE = 50;
+/** Largest `items_per_page` honoured when the options do not say otherwise. */
+export const DEFAULT_MAX_PAGE_SIZE = 500;
+
 /** Options after validation, defaults filled in. */
 export interface ResolvedHandlerOptions {
   source: PaperSource;
@@ -51,8 +56,8 @@ export function resolveHandlerOptions(options: PapersHandlerOptions): ResolvedHa
   if (!source || typeof source.list !== 'function' || typeof source.get !== 'function') {
     throw new PaperlistOptionsError('source', 'paperlist: `source` must be a PaperSource with list() and get().');
   }
-  const pageSize = options.pageSize ?? 50;
-  const maxPageSize = options.maxPageSize ?? 500;
+  const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
+  const maxPageSize = options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE;
   for (const [name, value] of [
     ['pageSize', pageSize],
     ['maxPageSize', maxPageSize],

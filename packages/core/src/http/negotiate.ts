@@ -1,6 +1,9 @@
 /** A representation the papers API can answer with. */
 export type Representation = 'json' | 'html';
 
+/** The values of `?format=` and the representation each selects (`api` is DRF's name for HTML). */
+export const FORMAT_VALUES = { json: 'json', html: 'html', api: 'html' } as const satisfies Record<string, Representation>;
+
 interface MediaRange {
   type: string;
   subtype: string;
@@ -18,9 +21,7 @@ export function negotiateRepresentation(
   format: string | undefined,
 ): Representation | 'unknown-format' | null {
   if (format !== undefined && format !== '') {
-    if (format === 'json') return 'json';
-    if (format === 'html' || format === 'api') return 'html';
-    return 'unknown-format';
+    return Object.hasOwn(FORMAT_VALUES, format) ? FORMAT_VALUES[format as keyof typeof FORMAT_VALUES] : 'unknown-format';
   }
   if (accept === undefined || accept.trim() === '') return 'json';
   const ranges = parseAccept(accept);

@@ -1,14 +1,20 @@
-import { EncodedPaper, toJsonBytes } from '../encoded-paper.js';
+import { EncodedPaper, toJsonBytes, toPaper } from '../encoded-paper.js';
+import { htmlErrorResponse, htmlResponse, HTML_CONTENT_TYPE } from '../html/html-response.js';
+import { urlWithQuery, withJsonFormat } from '../html/page-addresses.js';
+import { renderListPage } from '../html/render-list-page.js';
+import { renderPaperPage } from '../html/render-paper-page.js';
+import { schemaResponse } from '../openapi/schema-response.js';
 import { buildPageLinks, pageCount } from '../pagination/page-links.js';
 import { parseListQuery, type ListRequest } from '../query/parse-list-query.js';
 import { lastValue, parseQueryString } from '../query/query-string.js';
 import type { PaperQuery } from '../source.js';
 import { computeEtag, ifNoneMatchMatches } from './etag.js';
 import { resolveHandlerOptions, type PapersHandlerOptions, type ResolvedHandlerOptions } from './handler-options.js';
-import { negotiateRepresentation } from './negotiate.js';
+import type { ApiErrorCode } from './api-errors.js';
+import { negotiateRepresentation, type Representation } from './negotiate.js';
 import { optionsMetadata } from './options-metadata.js';
 import { concatBytes, encodeUtf8, errorResponse, jsonResponse, notModifiedResponse } from './respond.js';
-import { routePapersPath } from './route-papers-path.js';
+import { mountPrefix, routePapersPath } from './route-papers-path.js';
 import type { PapersHandler, PapersRequest, PapersResponse } from './types.js';
 
 // No catalogue has two billion papers; a larger offset is past the end without asking.
@@ -36,37 +42,59 @@ export function createPapersHandler(options: PapersHandlerOptions): PapersHandle
     if (route.kind === 'redirect') {
       return jsonResponse(301, JSON.stringify({ detail: 'Moved permanently.' }), isHead, { Location: route.location });
     }
+    if (route.kind === 'schema') return schemaResponse(config, request, mountPrefix(request.basePath ?? ''), linkOrigin(config, request));
     const parsed = parseQueryString(rawQuery);
     const format = parsed.ok ? lastValue(parsed.pairs, 'format') : undefined;
     const representation = negotiateRepresentation(header(request, 'accept'), format);
     if (representation === null) return errorResponse('not-acceptable', isHead);
     if (representation === 'unknown-format') return errorResponse('not-found', isHead);
+    // The same error as an HTML page when a browser asked for one.
+    const listPath = `${mountPrefix(request.basePath ?? '')}/papers/`;
+    const fail = (code: ApiErrorCode): PapersResponse =>
+      representation === 'html'
+        ? htmlErrorResponse(code, isHead, { listUrl: listPath, method })
+        : errorResponse(code, isHead, { method });
     if (method === 'OPTIONS') return jsonResponse(200, optionsMetadata(route.kind === 'list' ? 'list' : 'retrieve'), false);
-    if (method !== 'GET' && !isHead) return errorResponse('method-not-allowed', isHead, { method });
-    if (route.kind === 'not-found') return errorResponse('not-found', isHead);
-    if (!parsed.ok) return errorResponse(parsed.error, isHead);
+    if (method !== 'GET' && !isHead) return fail('method-not-allowed');
+    if (route.kind === 'not-found') return fail('not-found');
+    if (!parsed.ok) return fail(parsed.error);
 
     const version = config.source.version?.();
     const etag =
       version === undefined ? undefined : computeEtag(version, [representation, linkOrigin(config, request), request.url]);
     if (etag !== undefined && ifNoneMatchMatches(header(request, 'if-none-match'), etag)) {
-      return notModifiedResponse(etag);
+      const notModified = notModifiedResponse(etag);
+      if (representation === 'html') notModified.headers['Content-Type'] = HTML_CONTENT_TYPE;
+      return notModified;
     }
     const cacheHeaders: Record<string, string> = etag === undefined ? {} : { ETag: etag };
     try {
       if (route.kind === 'retrieve') {
         const paper = await config.source.get(route.id, sourceCallOptions(request));
-        if (paper === null) return errorResponse('not-found', isHead);
+        if (paper === null) return fail('not-found');
+        if (representation === 'html') {
+          const jsonUrl = urlWithQuery(linkOrigin(config, request) + pathname, withJsonFormat(parsed.pairs));
+          return htmlResponse(200, renderPaperPage({ paper: toPaper(paper), listUrl: listPath, jsonUrl }), isHead, cacheHeaders);
+        }
         return jsonResponse(200, toJsonBytes(paper), isHead, cacheHeaders);
       }
       const list = parseListQuery(parsed.pairs, config);
-      if (!list.ok) return errorResponse(list.error, isHead);
-      return await listPapers(config, request, pathname, list.request, isHead, cacheHeaders);
+      if (!list.ok) return fail(list.error);
+      const answer = { representation, isHead, cacheHeaders, fail };
+      return await listPapers(config, request, pathname, list.request, answer);
     } catch (error) {
       if (!request.signal?.aborted) config.onError(error, request);
-      return errorResponse('source-unavailable', isHead);
+      return fail('source-unavailable');
     }
   };
+}
+
+/** How to write the answer of a list request. */
+interface AnswerOptions {
+  representation: Representation;
+  isHead: boolean;
+  cacheHeaders: Record<string, string>;
+  fail: (code: ApiErrorCode) => PapersResponse;
 }
 
 async function listPapers(
@@ -74,8 +102,7 @@ async function listPapers(
   request: PapersRequest,
   pathname: string,
   list: ListRequest,
-  isHead: boolean,
-  cacheHeaders: Record<string, string>,
+  { representation, isHead, cacheHeaders, fail }: AnswerOptions,
 ): Promise<PapersResponse> {
   const { pageSize } = list;
   const query = (offset: number, limit: number): PaperQuery => ({
@@ -91,12 +118,17 @@ async function listPapers(
     page = pageCount(count, pageSize);
   }
   const offset = (page - 1) * pageSize;
-  if (offset > MAX_OFFSET) return errorResponse('invalid-page', isHead);
+  if (offset > MAX_OFFSET) return fail('invalid-page');
   const { count, results } = await config.source.list(query(offset, pageSize), sourceCallOptions(request));
   const lastPage = pageCount(count, pageSize);
-  if (page > lastPage) return errorResponse('invalid-page', isHead);
+  if (page > lastPage) return fail('invalid-page');
 
-  const links = buildPageLinks({ origin: linkOrigin(config, request), path: pathname, pairs: list.pairs }, page, lastPage);
+  const context = { origin: linkOrigin(config, request), path: pathname, pairs: list.pairs };
+  if (representation === 'html') {
+    const view = { links: context, count, page, lastPage, pageSize, maxPageSize: config.maxPageSize, papers: results.map(toPaper) };
+    return htmlResponse(200, renderListPage(view), isHead, cacheHeaders);
+  }
+  const links = buildPageLinks(context, page, lastPage);
   const chunks: Uint8Array[] = [
     encodeUtf8(`{"count":${count},"next":${JSON.stringify(links.next)},"previous":${JSON.stringify(links.previous)},"results":[`),
   ];

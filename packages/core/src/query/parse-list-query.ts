@@ -24,6 +24,16 @@ export interface ListRequest {
   pageSize: number;
 }
 
+/**
+ * The query parameters {@link parseListQuery} reads, by name: the list endpoint's whole
+ * interface (the OpenAPI document describes each of these). `format` is read by the
+ * content negotiation, not here.
+ */
+export const LIST_QUERY_PARAMETERS = ['q', 'ordering', 'page', 'items_per_page', 'arxiv_id', 'title', 'abstract'] as const;
+
+/** A parameter of {@link LIST_QUERY_PARAMETERS}. */
+export type ListQueryParameter = (typeof LIST_QUERY_PARAMETERS)[number];
+
 // Python's int() as Django REST Framework applies it: optional sign, digits, spaces around.
 const INTEGER = /^\s*[+-]?\d+\s*$/;
 

@@ -1,0 +1,137 @@
+import { anySignal, sleep } from './abort-signals.js';
+import { listQuery } from './list-query.js';
+import { PaperlistError } from './paperlist-error.js';
+import { parseRetryAfter, retryDelay, RETRIED_STATUSES, type RetryPolicy } from './retry-delay.js';
+import type { ListPapersParams, Paper, PaperList, RequestOptions } from './types.js';
+
+/** Options of {@link createClient}. */
+export interface ClientOptions {
+  /**
+   * Where the API is mounted: the URL that `/papers/` follows, e.g.
+   * `https://papers.example.org/api/v1`. In a browser it may be relative to the page.
+   */
+  baseUrl: string | URL;
+  /** The fetch to use. Default: the global `fetch`, looked up at each call. */
+  fetch?: typeof fetch;
+  /** Retries of a request answered 429 or 503. Default 3; 0 disables retrying. */
+  retries?: number;
+  /** Base of the exponential backoff between retries, in ms (with full jitter). Default 250. */
+  retryDelayMs?: number;
+  /** Longest wait between retries, in ms; a longer `Retry-After` is not waited for. Default 30,000. */
+  maxRetryDelayMs?: number;
+  /** Aborts every call of this client. */
+  signal?: AbortSignal;
+  /** Extra request headers (an API key for a proxy in front, say). */
+  headers?: Record<string, string>;
+}
+
+/** A typed client of the papers API. */
+export interface PaperlistClient {
+  /** One page of papers. */
+  listPapers(params?: ListPapersParams, options?: RequestOptions): Promise<PaperList>;
+  /** One paper by id; a missing id throws a {@link PaperlistError} with status 404. */
+  getPaper(id: string, options?: RequestOptions): Promise<Paper>;
+  /**
+   * Every matching paper, page after page, following the `next` links; a page is only
+   * requested when the previous one is used up, and breaking out of the loop stops.
+   *
+   * @example for await (const paper of client.iterPapers({ q: 'bert', items_per_page: 500 })) console.log(paper.title);
+   */
+  iterPapers(params?: ListPapersParams, options?: RequestOptions): AsyncGenerator<Paper, void, undefined>;
+}
+
+/**
+ * A client of a paperlist server (or any Papers with Code API v1). It needs only `fetch`,
+ * `URL` and `AbortController`, so it runs in Node 20+, browsers, Deno, Bun and workers.
+ *
+ * @example
+ * const client = createClient({ baseUrl: 'http://localhost:3000/api/v1' });
+ * const { count, results } = await client.listPapers({ q: 'attention', ordering: '-published' });
+ */
+export function createClient(options: ClientOptions): PaperlistClient {
+  const base = resolveBaseUrl(options.baseUrl);
+  const policy: RetryPolicy = {
+    retries: nonNegativeInteger('retries', options.retries ?? 3),
+    baseDelayMs: nonNegativeInteger('retryDelayMs', options.retryDelayMs ?? 250),
+    maxDelayMs: nonNegativeInteger('maxRetryDelayMs', options.maxRetryDelayMs ?? 30_000),
+  };
+  const headers = { ...options.headers, Accept: 'application/json' };
+
+  async function getJson<T>(url: string, callOptions: RequestOptions): Promise<T> {
+    const signal = anySignal([options.signal, callOptions.signal]);
+    for (let attempt = 0; ; attempt++) {
+      const fetchImpl = options.fetch ?? globalThis.fetch;
+      const response = await fetchImpl(url, { method: 'GET', headers, ...(signal === undefined ? {} : { signal }) });
+      if (response.ok) return readJson<T>(response, url);
+      const error = await toError(response, url);
+      const wait = RETRIED_STATUSES.has(response.status) && attempt < policy.retries ? retryDelay(attempt, error.retryAfterMs, policy) : null;
+      if (wait === null) throw error;
+      await sleep(wait, signal);
+    }
+  }
+
+  const listUrl = (params: ListPapersParams) => {
+    const query = listQuery(params);
+    return `${base}papers/${query === '' ? '' : `?${query}`}`;
+  };
+
+  return {
+    listPapers: (params = {}, callOptions = {}) => getJson<PaperList>(listUrl(params), callOptions),
+    getPaper: (id, callOptions = {}) => getJson<Paper>(`${base}papers/${encodeURIComponent(id)}/`, callOptions),
+    async *iterPapers(params = {}, callOptions = {}) {
+      let url: string | null = listUrl(params);
+      while (url !== null) {
+        const page: PaperList = await getJson<PaperList>(url, callOptions);
+        yield* page.results;
+        url = page.next;
+      }
+    },
+  };
+}
+
+async function readJson<T>(response: Response, url: string): Promise<T> {
+  const text = await response.text();
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    throw new PaperlistError(response.status, 'The answer is not JSON.', url);
+  }
+}
+
+async function toError(response: Response, url: string): Promise<PaperlistError> {
+  let detail = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
+  try {
+    const body: unknown = JSON.parse(await response.text());
+    if (typeof body === 'object' && body !== null && typeof (body as { detail?: unknown }).detail === 'string') {
+      detail = (body as { detail: string }).detail;
+    }
+  } catch {
+    // Not JSON (a proxy's error page, say): keep the status line.
+  }
+  return new PaperlistError(response.status, detail, url, parseRetryAfter(response.headers.get('retry-after')));
+}
+
+// The base URL with exactly one trailing slash, so `papers/` resolves below it.
+function resolveBaseUrl(baseUrl: string | URL): string {
+  const page = (globalThis as { location?: { href?: string } }).location?.href;
+  let url: URL;
+  try {
+    url = new URL(String(baseUrl), page);
+  } catch {
+    throw new TypeError(`paperlist client: \`baseUrl\` must be a URL, got ${JSON.stringify(String(baseUrl))}.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new TypeError(`paperlist client: \`baseUrl\` must be an http(s) URL, got ${JSON.stringify(url.href)}.`);
+  }
+  if (url.search !== '' || url.hash !== '') {
+    throw new TypeError(`paperlist client: \`baseUrl\` must have no query or fragment, got ${JSON.stringify(url.href)}.`);
+  }
+  return url.href.endsWith('/') ? url.href : `${url.href}/`;
+}
+
+function nonNegativeInteger(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw new TypeError(`paperlist client: \`${name}\` must be a non-negative integer, got ${String(value)}.`);
+  }
+  return value;
+}

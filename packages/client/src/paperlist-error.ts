@@ -1,0 +1,27 @@
+/**
+ * An error answer of the API (any status other than 2xx), or a 2xx answer that is not the
+ * expected JSON. `detail` is the API's own message (`{"detail": ...}`) when it sent one.
+ *
+ * @example
+ * try { await client.getPaper('nope'); }
+ * catch (error) { if (error instanceof PaperlistError && error.status === 404) ... }
+ */
+export class PaperlistError extends Error {
+  /** The HTTP status. */
+  readonly status: number;
+  /** The API's `detail`, or a description of what was wrong with the answer. */
+  readonly detail: string;
+  /** The URL that was requested. */
+  readonly url: string;
+  /** For 429 and 503: how long the server asked to wait (`Retry-After`), in milliseconds. */
+  readonly retryAfterMs: number | null;
+
+  constructor(status: number, detail: string, url: string, retryAfterMs: number | null = null) {
+    super(`paperlist: ${status} ${detail} (${url})`);
+    this.name = 'PaperlistError';
+    this.status = status;
+    this.detail = detail;
+    this.url = url;
+    this.retryAfterMs = retryAfterMs;
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * A paper as the API serves it: all 13 fields, always present, in this order. Absent values
+ * are `null`; `authors` is `[]` when there are none. (The same shape as `Paper` in
+ * `docs/openapi.json`; kept here so the client has no runtime dependency.)
+ */
+export interface Paper {
+  /** Lowercase hyphen-separated slug, unique in the catalogue. */
+  id: string;
+  /** arXiv identifier such as `1706.03762`, or null. */
+  arxiv_id: string | null;
+  nips_id: string | null;
+  url_abs: string;
+  url_pdf: string;
+  title: string;
+  abstract: string;
+  authors: string[];
+  /** Publication date as `YYYY-MM-DD`, or null. */
+  published: string | null;
+  conference: string | null;
+  conference_url_abs: string | null;
+  conference_url_pdf: string | null;
+  proceeding: string | null;
+}
+
+/** One page of a list: the total count, links to the neighbouring pages, and the papers. */
+export interface PaperList {
+  /** Matching papers across all pages. */
+  count: number;
+  /** Absolute URL of the next page, or null on the last page. */
+  next: string | null;
+  /** Absolute URL of the previous page, or null on the first page. */
+  previous: string | null;
+  results: Paper[];
+}
+
+/** A field lists can be ordered by. */
+export type OrderField = 'published' | 'arxiv_id' | 'title' | 'id';
+
+/** A field, ascending, or prefixed with `-`, descending. */
+export type OrderKey = OrderField | `-${OrderField}`;
+
+/**
+ * The query of a list, with the API's own parameter names. Every one is optional.
+ *
+ * @example { q: 'transformer', ordering: ['-published', 'title'], items_per_page: 100 }
+ */
+export interface ListPapersParams {
+  /** Search: every term must match the title, abstract or authors; `"quotes"` make a phrase. */
+  q?: string;
+  /** One key or several (sent comma-separated). Without it: relevance with `q`, else title. */
+  ordering?: OrderKey | readonly OrderKey[];
+  /** 1-based page, or `'last'`. */
+  page?: number | 'last';
+  /** Results per page (the server's default is 50, its maximum 500). */
+  items_per_page?: number;
+  /** Only the paper with exactly this arXiv id. */
+  arxiv_id?: string;
+  /** Only papers whose title contains this, case-insensitively. */
+  title?: string;
+  /** Only papers whose abstract contains this, case-insensitively. */
+  abstract?: string;
+}
+
+/** Options of a single call. */
+export interface RequestOptions {
+  /** Aborts this call (the client's own `signal` applies too). */
+  signal?: AbortSignal;
+}

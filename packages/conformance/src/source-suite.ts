@@ -1,0 +1,236 @@
+import {
+  createScanSource,
+  parseListQuery,
+  parseQueryString,
+  toPaper,
+  type Paper,
+  type PaperQuery,
+  type PaperSource,
+} from '@paperlist/core';
+import { loadSamplePapers } from '@paperlist/core/sample';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SOURCE_FIXTURE } from './source-fixture.js';
+
+/** A source under test, built from a catalogue. */
+export interface SourceSuiteTarget {
+  name: string;
+  /** Builds the source holding exactly `papers`; may take a while (imports). */
+  create(papers: readonly Paper[]): Promise<PaperSource & { close?(): Promise<void> }>;
+  /**
+   * Whether relevance order (q without ordering) is identical to the reference. Sources
+   * that rank differently (PostgreSQL's ts_rank_cd) still must find the same papers.
+   */
+  exactRelevance?: boolean;
+}
+
+/** A list query written as a query string, read by the core's own parser. */
+export function queryFor(raw: string, offset = 0, limit = 50): PaperQuery {
+  const parsed = parseQueryString(raw);
+  if (!parsed.ok) throw new Error(`bad test query ${raw}`);
+  const list = parseListQuery(parsed.pairs, { pageSize: 50, maxPageSize: 500 });
+  if (!list.ok) throw new Error(`bad test query ${raw}`);
+  const { terms, filters, ordering } = list.request;
+  return { terms, filters, ordering, offset, limit };
+}
+
+const ids = (page: { results: Parameters<typeof toPaper>[0][] }) => page.results.map((r) => toPaper(r).id);
+
+/**
+ * The one suite every PaperSource passes: literal answers on a small catalogue, then the
+ * same answers as the reference scan source on the 4,000-paper sample for a table of
+ * queries and a few hundred seeded random ones.
+ */
+export function definePaperSourceSuite(target: SourceSuiteTarget): void {
+  const exactRelevance = target.exactRelevance ?? true;
+
+  describe(`PaperSource suite: ${target.name} (literal answers)`, () => {
+    let source: PaperSource & { close?(): Promise<void> };
+    beforeAll(async () => {
+      source = await target.create(SOURCE_FIXTURE);
+    });
+    afterAll(async () => {
+      await source?.close?.();
+    });
+    const list = async (raw: string, offset = 0, limit = 50) => source.list(queryFor(raw, offset, limit));
+
+    it.each<[string, string[]]>([
+      ['', ['attention-1', 'attention-is-all-you-need', 'beta-vae', 'books-received', 'books-received-1', 'books-received-2', 'gpt4all', 'gpt-4-report', 'schrodinger-bridge', 'schrodinger-bridges', 'old-style', 'transformers-rule']],
+      ['ordering=-title', ['transformers-rule', 'old-style', 'schrodinger-bridges', 'schrodinger-bridge', 'gpt-4-report', 'gpt4all', 'books-received-2', 'books-received', 'books-received-1', 'beta-vae', 'attention-is-all-you-need', 'attention-1']],
+      ['ordering=published', ['books-received', 'books-received-2', 'old-style', 'beta-vae', 'attention-is-all-you-need', 'transformers-rule', 'schrodinger-bridges', 'gpt-4-report', 'gpt4all', 'attention-1', 'books-received-1', 'schrodinger-bridge']],
+      ['ordering=-published', ['attention-1', 'books-received-1', 'schrodinger-bridge', 'gpt-4-report', 'gpt4all', 'schrodinger-bridges', 'transformers-rule', 'attention-is-all-you-need', 'beta-vae', 'old-style', 'books-received', 'books-received-2']],
+      ['ordering=arxiv_id', ['attention-is-all-you-need', 'transformers-rule', 'schrodinger-bridges', 'gpt-4-report', 'old-style', 'attention-1', 'beta-vae', 'books-received', 'books-received-1', 'books-received-2', 'gpt4all', 'schrodinger-bridge']],
+      ['ordering=-id', ['transformers-rule', 'schrodinger-bridges', 'schrodinger-bridge', 'old-style', 'gpt4all', 'gpt-4-report', 'books-received-2', 'books-received-1', 'books-received', 'beta-vae', 'attention-is-all-you-need', 'attention-1']],
+      ['ordering=-published,-id', ['schrodinger-bridge', 'books-received-1', 'attention-1', 'gpt4all', 'gpt-4-report', 'schrodinger-bridges', 'transformers-rule', 'attention-is-all-you-need', 'beta-vae', 'old-style', 'books-received-2', 'books-received']],
+      ['ordering=title,-published', ['attention-1', 'attention-is-all-you-need', 'beta-vae', 'books-received-1', 'books-received', 'books-received-2', 'gpt4all', 'gpt-4-report', 'schrodinger-bridge', 'schrodinger-bridges', 'old-style', 'transformers-rule']],
+    ])('orders %j', async (raw, expected) => {
+      const page = await list(raw);
+      expect(page.count).toBe(SOURCE_FIXTURE.length);
+      expect(ids(page)).toEqual(expected);
+    });
+
+    it.each<[string, string[]]>([
+      ['q=transform&ordering=id', ['transformers-rule']],
+      ['q=TRANSFORMERS&ordering=id', ['transformers-rule']],
+      ['q=schrodinger&ordering=id', ['schrodinger-bridge', 'schrodinger-bridges']],
+      ['q=Schrödinger+bridges&ordering=id', ['schrodinger-bridges']],
+      ['q=lukasz&ordering=id', []],
+      ['q=łukasz&ordering=id', ['schrodinger-bridge']],
+      ['q=gpt-4&ordering=id', ['gpt-4-report']],
+      ['q=gpt4&ordering=id', ['gpt4all']],
+      ['q=gpt&ordering=id', ['gpt-4-report', 'gpt4all']],
+      ['q=%22attention+is+all%22&ordering=id', ['attention-is-all-you-need']],
+      ['q=%22all+the+way+do%22&ordering=id', ['attention-1']],
+      ['q=%22is+attention%22&ordering=id', []],
+      ['q=attention+noam&ordering=id', ['attention-1', 'attention-is-all-you-need']],
+      ['q=noam+shazeer&ordering=id', ['attention-is-all-you-need', 'old-style']],
+      ['q=%22noam+shazeer%22&ordering=id', ['attention-is-all-you-need']],
+      ['q=%22vaswani+noam%22&ordering=id', []],
+      ['q=1706.03762&ordering=id', ['attention-is-all-you-need']],
+      ['q=hep-th/9307096&ordering=id', ['old-style']],
+      ['q=beta,vae&ordering=id', ['beta-vae']],
+      ['q=%24%5Cbeta%24&ordering=id', ['beta-vae']],
+      ['q=---&ordering=id', SOURCE_FIXTURE.map((p) => p.id).sort()],
+      ['arxiv_id=1706.03762', ['attention-is-all-you-need']],
+      ['arxiv_id=1706.0376', []],
+      ['title=BOOKS&ordering=id', ['books-received', 'books-received-1', 'books-received-2']],
+      ['title=s+r&ordering=id', ['books-received', 'books-received-1', 'books-received-2', 'transformers-rule']],
+      ['abstract=Transport&ordering=id', ['schrodinger-bridges']],
+      ['q=model&abstract=multimodal&ordering=id', ['gpt-4-report']],
+      ['q=zzzz', []],
+    ])('finds %j', async (raw, expected) => {
+      const page = await list(raw);
+      expect(ids(page)).toEqual(expected);
+      expect(page.count).toBe(expected.length);
+    });
+
+    it('ranks by relevance: title above abstract, whole word above prefix, ties by title', async () => {
+      const page = await list('q=attention');
+      expect(new Set(ids(page))).toEqual(new Set(['attention-1', 'attention-is-all-you-need', 'transformers-rule']));
+      if (exactRelevance) expect(ids(page)).toEqual(['attention-1', 'attention-is-all-you-need', 'transformers-rule']);
+      expect(ids(await list('q=transformers'))).toEqual(['transformers-rule']);
+    });
+
+    it.each([
+      [0, 5, ['attention-1', 'attention-is-all-you-need', 'beta-vae', 'books-received', 'books-received-1']],
+      [10, 5, ['old-style', 'transformers-rule']],
+      [12, 5, []],
+      [100, 5, []],
+      [3, 0, []],
+    ])('windows offset %i limit %i with the full count', async (offset, limit, expected) => {
+      const page = await list('', offset, limit);
+      expect(page.count).toBe(SOURCE_FIXTURE.length);
+      expect(ids(page)).toEqual(expected);
+    });
+
+    it('gets one paper by id, exactly as stored, or null', async () => {
+      const found = await source.get('schrodinger-bridges');
+      expect(found && toPaper(found)).toEqual(SOURCE_FIXTURE.find((p) => p.id === 'schrodinger-bridges'));
+      expect(await source.get('no-such-paper')).toBeNull();
+      expect(await source.get('')).toBeNull();
+    });
+
+    it('returns every field of every paper unchanged', async () => {
+      const page = await list('', 0, 500);
+      const byId = new Map(SOURCE_FIXTURE.map((p) => [p.id, p]));
+      for (const record of page.results) {
+        const got = toPaper(record);
+        expect(got).toEqual(byId.get(got.id));
+      }
+    });
+  });
+
+  describe(`PaperSource suite: ${target.name} (same answers as the reference on the sample)`, () => {
+    let source: PaperSource & { close?(): Promise<void> };
+    let reference: PaperSource;
+    beforeAll(async () => {
+      const papers = await loadSamplePapers();
+      reference = createScanSource(papers);
+      source = await target.create(papers);
+    });
+    afterAll(async () => {
+      await source?.close?.();
+    });
+
+    const same = async (raw: string, offset: number, limit: number, orderMatters = true) => {
+      const query = queryFor(raw, offset, limit);
+      const [got, want] = await Promise.all([source.list(query), reference.list(query)]);
+      expect(got.count, `count of ${raw}`).toBe(want.count);
+      if (orderMatters) expect(ids(got), `${raw} [${offset}, +${limit}]`).toEqual(ids(want));
+      else expect(new Set(ids(got))).toEqual(new Set(ids(want)));
+    };
+
+    it.each([
+      '',
+      'ordering=published',
+      'ordering=-published',
+      'ordering=title',
+      'ordering=-title',
+      'ordering=arxiv_id',
+      'ordering=-arxiv_id',
+      'ordering=id',
+      'ordering=-published,title',
+      'q=learning&ordering=-published',
+      'q=neural+network&ordering=title',
+      'q=%22neural+network%22&ordering=id',
+      'q=transl&ordering=published',
+      'q=bert&ordering=-id',
+      'q=1810.04805&ordering=id',
+      'q=graph,embedding&ordering=arxiv_id',
+      'title=the&ordering=-title',
+      'abstract=we+propose&ordering=published',
+      'q=model&title=language&ordering=id',
+    ])('%j matches the reference on every window', async (raw) => {
+      for (const [offset, limit] of [
+        [0, 50],
+        [50, 50],
+        [1000, 37],
+        [3950, 500],
+      ] as const) {
+        await same(raw, offset, limit);
+      }
+    });
+
+    it.each(['q=learning', 'q=attention', 'q=neural+machine+translation', 'q=%22word+embeddings%22', 'q=lstm'])(
+      'relevance %j matches the reference',
+      async (raw) => {
+        await same(raw, 0, 50, exactRelevance);
+        await same(raw, 0, 5000, false);
+      },
+    );
+
+    it('agrees with the reference on 300 seeded random queries', async () => {
+      const papers = await loadSamplePapers();
+      const random = seededRandom(20261123);
+      const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+      const words = papers.flatMap((p) => p.title.split(/\s+/).slice(0, 3)).filter((w) => /^[A-Za-z]{3,}$/.test(w));
+      const orderings = ['', 'published', '-published', 'title', '-title', 'arxiv_id', '-arxiv_id', 'id', '-id', 'published,-title'];
+      for (let i = 0; i < 300; i++) {
+        const parts: string[] = [];
+        const termCount = Math.floor(random() * 3);
+        const terms = Array.from({ length: termCount }, () => {
+          const word = pick(words).toLowerCase();
+          return random() < 0.3 ? word.slice(0, 3 + Math.floor(random() * 3)) : word;
+        });
+        if (terms.length > 0) parts.push(`q=${encodeURIComponent(terms.join(' '))}`);
+        const ordering = pick(orderings);
+        if (ordering) parts.push(`ordering=${ordering}`);
+        if (random() < 0.1) parts.push(`title=${encodeURIComponent(pick(words).toLowerCase().slice(0, 4))}`);
+        const exact = ordering !== '' || terms.length === 0 || exactRelevance;
+        // A relevance order that may differ can only be compared as the whole set.
+        if (exact) await same(parts.join('&'), Math.floor(random() * 3) * 20, 20);
+        else await same(parts.join('&'), 0, 5000, false);
+      }
+    });
+  });
+}
+
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -1,0 +1,354 @@
+import { titleSortKey } from '../ordering/title-sort-key.js';
+import type { Paper } from '../paper.js';
+import type { FieldLengths } from '../search/relevance.js';
+import { bitsetWords, popcount32 } from './bits.js';
+import { FieldLayout } from './field-layout.js';
+import { Growable } from './growable.js';
+import { OrderBook, type OrderData } from './orders.js';
+import { PaperStoreBuilder, type PaperStore } from './paper-store.js';
+import { LAST, MAX_POSITION, Postings, RANK_BLOCK_SHIFT, SKIP_SHIFT } from './postings.js';
+import { denseRanks, inverse, sortByRank } from './ranks.js';
+import { TokenStream } from './token-stream.js';
+import { Vocabulary } from './vocabulary.js';
+import { WordTable } from './word-table.js';
+
+/** Everything an engine answers from: built once, never changed. */
+export interface IndexData {
+  readonly n: number;
+  readonly vocabulary: Vocabulary;
+  readonly postings: Postings;
+  readonly layout: FieldLayout;
+  readonly store: PaperStore;
+  readonly orders: OrderBook;
+  /** Digest of the content, for the catalogue version. */
+  readonly digest: string;
+}
+
+/**
+ * Builds an index from papers given one at a time (so a catalogue can be streamed in): each
+ * paper is serialized into the store and split into word numbers right away, and only those
+ * compact numbers are kept until {@link finish} lays out the postings. Peak memory is the
+ * JSON, the varint word numbers (about 1.5 bytes a word) and the finished index.
+ *
+ * @example
+ * const builder = new IndexBuilder();
+ * for await (const paper of readPapers(path)) builder.add(paper);
+ * const index = builder.finish();
+ */
+export class IndexBuilder {
+  private readonly table = new WordTable();
+  private readonly store = new PaperStoreBuilder();
+  private readonly stream = new TokenStream();
+  private words = new Uint32Array(1 << 14);
+  private readonly fieldLengths: number[] = [];
+  private df = new Uint32Array(1 << 16);
+  private tf = new Uint32Array(1 << 16);
+  private stamp = new Int32Array(1 << 16).fill(-1);
+  private ids: string[] = [];
+  private published: (string | null)[] = [];
+  private arxivIds: (string | null)[] = [];
+  private titleKeys: string[] = [];
+  private readonly lengths = new Growable(Uint32Array); // title, abstract, authors per paper
+  private readonly oversize = new Growable(Uint8Array);
+  private readonly totals: FieldLengths = { title: 0, abstract: 0, authors: 0 };
+  private finished = false;
+
+  /** Papers added so far. */
+  get size(): number {
+    return this.ids.length;
+  }
+
+  add(paper: Paper): void {
+    if (this.finished) throw new Error('paperlist: the index is already built');
+    const i = this.ids.length;
+    this.store.add(paper);
+
+    let need = paper.title.length + paper.abstract.length;
+    for (const name of paper.authors) need += name.length;
+    if (this.words.length < need) this.words = new Uint32Array(need * 2);
+    const words = this.words;
+    const table = this.table;
+    const fields = this.fieldLengths;
+    fields.length = 0;
+    let at = table.tokenize(paper.title, words, 0);
+    const title = at;
+    at = table.tokenize(paper.abstract, words, at);
+    const abstract = at - title;
+    fields.push(title, abstract);
+    let authors = 0;
+    let layoutEnd = title + abstract + 2;
+    for (const name of paper.authors) {
+      const from = at;
+      at = table.tokenize(name, words, at);
+      fields.push(at - from);
+      authors += at - from;
+      layoutEnd += at - from + 1;
+    }
+    const big = layoutEnd > MAX_POSITION + 1;
+
+    this.ensureWordCapacity(table.size);
+    const { df, tf, stamp } = this;
+    for (let k = 0; k < at; k++) {
+      const w = words[k]!;
+      if (stamp[w] !== i) {
+        stamp[w] = i;
+        df[w]!++;
+        if (big) tf[w]!++;
+      }
+      if (!big) tf[w]!++;
+    }
+    this.stream.write(fields, fields.length, words, at);
+
+    this.lengths.push(title);
+    this.lengths.push(abstract);
+    this.lengths.push(authors);
+    this.oversize.push(big ? 1 : 0);
+    this.totals.title += title;
+    this.totals.abstract += abstract;
+    this.totals.authors += authors;
+    this.ids.push(paper.id);
+    this.published.push(paper.published);
+    this.arxivIds.push(paper.arxiv_id);
+    this.titleKeys.push(titleSortKey(paper.title));
+  }
+
+  private ensureWordCapacity(size: number): void {
+    if (size <= this.df.length) return;
+    let capacity = this.df.length * 2;
+    while (capacity < size) capacity *= 2;
+    const grow = <T extends Uint32Array | Int32Array>(old: T, made: T): T => {
+      made.set(old);
+      return made;
+    };
+    this.df = grow(this.df, new Uint32Array(capacity));
+    this.tf = grow(this.tf, new Uint32Array(capacity));
+    const stamp = new Int32Array(capacity).fill(-1);
+    this.stamp = grow(this.stamp, stamp);
+  }
+
+  /** Lays out the index. Throws on a duplicate id. The builder cannot be used afterwards. */
+  finish(): IndexData {
+    if (this.finished) throw new Error('paperlist: the index is already built');
+    this.finished = true;
+    const n = this.ids.length;
+    this.stream.seal();
+
+    // The vocabulary, sorted; `renumber` maps build-time word numbers to sorted ones.
+    const table = this.table;
+    const tableWords = table.words();
+    const sortedWords = tableWords.slice().sort();
+    const numberOf = new Map<string, number>();
+    for (let r = 0; r < sortedWords.length; r++) numberOf.set(sortedWords[r]!, r);
+    const renumber = new Uint32Array(table.size);
+    for (let w = 0; w < table.size; w++) renumber[w] = numberOf.get(tableWords[w]!)!;
+    numberOf.clear();
+
+    // Orders. Documents are numbered by title then id: the default order is the numbering.
+    const { order, data } = this.layoutOrders();
+    const store = this.store.finish(order);
+
+    const postings = this.layoutPostings(n, order, renumber);
+    const layout = this.layoutFields(n, order);
+    return {
+      n,
+      vocabulary: new Vocabulary(sortedWords),
+      postings,
+      layout,
+      store,
+      orders: new OrderBook(data),
+      digest: store.digest(),
+    };
+  }
+
+  private layoutOrders(): { order: Uint32Array; data: OrderData } {
+    const n = this.ids.length;
+    const id = denseRanks(this.ids);
+    this.ids = [];
+    const title = denseRanks(this.titleKeys);
+    this.titleKeys = [];
+    const published = denseRanks(this.published);
+    this.published = [];
+    const arxiv = denseRanks(this.arxivIds);
+    this.arxivIds = [];
+
+    const byIdInput = inverse(id.ranks);
+    const order = sortByRank(byIdInput, title.ranks, title.distinct, false);
+    const numberOf = inverse(order);
+    const renumberRanks = (ranks: Uint32Array) => {
+      const out = new Uint32Array(n);
+      for (let d = 0; d < n; d++) out[d] = ranks[order[d]!]!;
+      return out;
+    };
+    const ranks = {
+      id: renumberRanks(id.ranks),
+      title: renumberRanks(title.ranks),
+      published: renumberRanks(published.ranks),
+      arxiv_id: renumberRanks(arxiv.ranks),
+    };
+    const byId = new Uint32Array(n);
+    for (let r = 0; r < n; r++) byId[r] = numberOf[byIdInput[r]!]!;
+    const identity = new Uint32Array(n);
+    for (let d = 0; d < n; d++) identity[d] = d;
+    const data: OrderData = {
+      n,
+      ranks,
+      maxRank: { id: id.distinct, title: title.distinct, published: published.distinct, arxiv_id: arxiv.distinct },
+      byId,
+      publishedAsc: sortByRank(byId, ranks.published, published.distinct, false),
+      publishedDesc: sortByRank(byId, ranks.published, published.distinct, true),
+      arxivAsc: sortByRank(byId, ranks.arxiv_id, arxiv.distinct, false),
+      arxivDesc: sortByRank(byId, ranks.arxiv_id, arxiv.distinct, true),
+      titleDesc: sortByRank(identity, ranks.title, title.distinct, true),
+    };
+    return { order, data };
+  }
+
+  private layoutPostings(n: number, order: Uint32Array, renumber: Uint32Array): Postings {
+    const V = renumber.length;
+    const df = new Uint32Array(V);
+    const tf = new Uint32Array(V);
+    for (let w = 0; w < V; w++) {
+      df[renumber[w]!] = this.df[w]!;
+      tf[renumber[w]!] = this.tf[w]!;
+    }
+    this.df = new Uint32Array(0);
+    this.tf = new Uint32Array(0);
+    this.stamp = new Int32Array(0);
+
+    const wordsPerSet = bitsetWords(n);
+    const dense = new Uint8Array(V);
+    const docsAt = new Uint32Array(V);
+    const positionsAt = new Uint32Array(V + 1);
+    const skipAt = new Uint32Array(V + 1);
+    let listTotal = 0;
+    let denseCount = 0;
+    for (let w = 0; w < V; w++) {
+      if (df[w]! * 32 > n) {
+        dense[w] = 1;
+        docsAt[w] = denseCount++;
+      } else {
+        docsAt[w] = listTotal;
+        listTotal += df[w]!;
+      }
+      positionsAt[w + 1] = positionsAt[w]! + tf[w]!;
+      skipAt[w + 1] = skipAt[w]! + ((df[w]! + (1 << SKIP_SHIFT) - 1) >>> SKIP_SHIFT);
+    }
+    const listDocs = new Uint32Array(listTotal);
+    const bitsets = new Uint32Array(denseCount * wordsPerSet);
+    const positions = new Uint16Array(positionsAt[V]!);
+    const skip = new Uint32Array(skipAt[V]!);
+
+    const docCursor = docsAt.slice();
+    const positionCursor = positionsAt.slice(0, V);
+    const pairCount = new Uint32Array(V);
+    const stamp = new Int32Array(V).fill(-1);
+    let distinct = new Uint32Array(1024);
+    const fieldLengths: number[] = [];
+    const oversize = this.oversize.array;
+
+    for (let d = 0; d < n; d++) {
+      const input = order[d]!;
+      const big = oversize[input] === 1;
+      const { bytes, at: start } = this.stream.locate(input);
+      let at = start;
+      // varint reader, inlined for speed
+      let value = 0;
+      let shift = 0;
+      let b = 0;
+      do {
+        b = bytes[at++]!;
+        value |= (b & 0x7f) << shift;
+        shift += 7;
+      } while (b >= 0x80);
+      const fieldCount = value;
+      fieldLengths.length = 0;
+      let wordCount = 0;
+      for (let f = 0; f < fieldCount; f++) {
+        value = 0;
+        shift = 0;
+        do {
+          b = bytes[at++]!;
+          value |= (b & 0x7f) << shift;
+          shift += 7;
+        } while (b >= 0x80);
+        fieldLengths.push(value);
+        wordCount += value;
+      }
+      if (distinct.length < wordCount) distinct = new Uint32Array(wordCount * 2);
+      let distinctCount = 0;
+      let position = 0;
+      for (let f = 0; f < fieldCount; f++) {
+        const length = fieldLengths[f]!;
+        for (let j = 0; j < length; j++) {
+          value = 0;
+          shift = 0;
+          do {
+            b = bytes[at++]!;
+            value += (b & 0x7f) * 2 ** shift;
+            shift += 7;
+          } while (b >= 0x80);
+          const w = renumber[value]!;
+          if (stamp[w] !== d) {
+            stamp[w] = d;
+            distinct[distinctCount++] = w;
+            const pair = pairCount[w]!++;
+            if ((pair & ((1 << SKIP_SHIFT) - 1)) === 0) skip[skipAt[w]! + (pair >>> SKIP_SHIFT)] = positionCursor[w]!;
+            if (dense[w] === 1) bitsets[docsAt[w]! * wordsPerSet + (d >>> 5)]! |= 1 << (d & 31);
+            else listDocs[docCursor[w]!++] = d;
+            if (big) positions[positionCursor[w]!++] = 0;
+          }
+          if (!big) positions[positionCursor[w]!++] = position + j;
+        }
+        position += length + 1;
+      }
+      for (let k = 0; k < distinctCount; k++) {
+        const w = distinct[k]!;
+        positions[positionCursor[w]! - 1]! |= LAST;
+      }
+    }
+
+    const blocksPerSet = (wordsPerSet >>> RANK_BLOCK_SHIFT) + 1;
+    const rankDirectory = new Uint32Array(denseCount * blocksPerSet);
+    for (let s = 0; s < denseCount; s++) {
+      let count = 0;
+      const base = s * wordsPerSet;
+      for (let i = 0; i < wordsPerSet; i++) {
+        if ((i & ((1 << RANK_BLOCK_SHIFT) - 1)) === 0) rankDirectory[s * blocksPerSet + (i >>> RANK_BLOCK_SHIFT)] = count;
+        const v = bitsets[base + i]!;
+        if (v !== 0) count += popcount32(v);
+      }
+    }
+    return new Postings(n, df, docsAt, dense, listDocs, bitsets, rankDirectory, positionsAt, positions, skipAt, skip);
+  }
+
+  private layoutFields(n: number, order: Uint32Array): FieldLayout {
+    const titleLength = new Uint16Array(n);
+    const abstractLength = new Uint16Array(n);
+    const authorsLength = new Uint16Array(n);
+    const oversizeDocs: number[] = [];
+    const oversizeLengths = new Map<number, FieldLengths>();
+    const lengths = this.lengths.array;
+    const oversize = this.oversize.array;
+    for (let d = 0; d < n; d++) {
+      const i = order[d]!;
+      const title = lengths[3 * i]!;
+      const abstract = lengths[3 * i + 1]!;
+      const authors = lengths[3 * i + 2]!;
+      if (oversize[i] === 1) {
+        oversizeDocs.push(d);
+        oversizeLengths.set(d, { title, abstract, authors });
+      } else {
+        titleLength[d] = title;
+        abstractLength[d] = abstract;
+        authorsLength[d] = authors;
+      }
+    }
+    const count = Math.max(n, 1);
+    const averages: FieldLengths = {
+      title: this.totals.title / count,
+      abstract: this.totals.abstract / count,
+      authors: this.totals.authors / count,
+    };
+    return new FieldLayout(titleLength, abstractLength, authorsLength, Uint32Array.from(oversizeDocs), oversizeLengths, averages);
+  }
+}

@@ -1,0 +1,352 @@
+import { EncodedPaper } from '../encoded-paper.js';
+import type { Paper } from '../paper.js';
+import { serializePaper } from '../paper.js';
+import { Growable } from './growable.js';
+
+/** Bytes of one storage chunk; a paper never spans two chunks. */
+const CHUNK_BYTES = 64 * 1024 * 1024;
+const FIRST_CHUNK_BYTES = 1024 * 1024;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const utf8 = new TextDecoder();
+
+/**
+ * Every paper's JSON, encoded once: UTF-8 bytes in a few large chunks, located by per-paper
+ * offsets. Answers hand out views of these bytes (`EncodedPaper`), so a response is a copy,
+ * never a re-serialization. Also finds papers by id and by arXiv id through hash tables over
+ * the same bytes, and reads the title and abstract back for the substring filters.
+ */
+export class PaperStore {
+  constructor(
+    private readonly chunks: readonly Uint8Array[],
+    private readonly chunkOf: Uint16Array,
+    private readonly start: Uint32Array,
+    private readonly length: Uint32Array,
+    /** Offset of the title's JSON string inside the paper's JSON. */
+    private readonly titleAt: Uint32Array,
+    /** Offset of the abstract's JSON string inside the paper's JSON. */
+    private readonly abstractAt: Uint32Array,
+    private readonly idTable: Int32Array,
+    private readonly arxivTable: Int32Array,
+    private readonly arxivNext: Int32Array,
+  ) {}
+
+  get size(): number {
+    return this.start.length;
+  }
+
+  /** Total bytes of JSON held. */
+  get jsonBytes(): number {
+    return this.chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0);
+  }
+
+  /** The JSON bytes of paper `d` (a view). */
+  json(d: number): Uint8Array {
+    const s = this.start[d]!;
+    return this.chunks[this.chunkOf[d]!]!.subarray(s, s + this.length[d]!);
+  }
+
+  /** Paper `d` as pre-encoded JSON. */
+  encoded(d: number): EncodedPaper {
+    const json = this.json(d);
+    return new EncodedPaper(readJsonString(json, 6), json);
+  }
+
+  /** Paper `d` decoded. */
+  paper(d: number): Paper {
+    return JSON.parse(utf8.decode(this.json(d))) as Paper;
+  }
+
+  /** The paper with this id, or -1. */
+  findId(id: string): number {
+    const key = jsonStringBytes(id);
+    const mask = this.idTable.length - 1;
+    for (let slot = hashBytes(key, 0, key.length) & mask; ; slot = (slot + 1) & mask) {
+      const d = this.idTable[slot]! - 1;
+      if (d < 0) return -1;
+      const json = this.json(d);
+      if (bytesEqual(json, 6, key)) return d;
+    }
+  }
+
+  /** The papers whose `arxiv_id` is exactly this, ascending. */
+  findArxivId(arxivId: string): Uint32Array {
+    if (this.arxivTable.length === 0) return new Uint32Array(0);
+    const key = jsonStringBytes(arxivId);
+    const mask = this.arxivTable.length - 1;
+    const found: number[] = [];
+    for (let slot = hashBytes(key, 0, key.length) & mask; ; slot = (slot + 1) & mask) {
+      const head = this.arxivTable[slot]! - 1;
+      if (head < 0) break;
+      const json = this.json(head);
+      const at = arxivValueAt(json);
+      if (!bytesEqual(json, at, key)) continue;
+      for (let d = head; d >= 0; d = this.arxivNext[d]!) found.push(d);
+      break;
+    }
+    return Uint32Array.from(found).sort();
+  }
+
+  /** Whether the title of paper `d`, lower-cased, contains `needle` (already lower-cased). */
+  titleContains(d: number, needle: string, needleBytes: Uint8Array | null): boolean {
+    const json = this.json(d);
+    const from = this.titleAt[d]!;
+    return fieldContains(json, from, stringEnd(json, from), needle, needleBytes);
+  }
+
+  /** Whether the abstract of paper `d`, lower-cased, contains `needle` (already lower-cased). */
+  abstractContains(d: number, needle: string, needleBytes: Uint8Array | null): boolean {
+    const json = this.json(d);
+    const from = this.abstractAt[d]!;
+    return fieldContains(json, from, stringEnd(json, from), needle, needleBytes);
+  }
+
+  /** A 32-bit digest of every byte, for the catalogue version. */
+  digest(): string {
+    let h = 0x811c9dc5 ^ this.size;
+    for (const chunk of this.chunks) {
+      const words = chunk.byteLength >>> 2;
+      const view = new Uint32Array(chunk.buffer, chunk.byteOffset, words);
+      for (let i = 0; i < words; i++) h = Math.imul(h ^ view[i]!, 0x01000193) ^ (h >>> 15);
+      for (let i = words << 2; i < chunk.byteLength; i++) h = Math.imul(h ^ chunk[i]!, 0x01000193);
+    }
+    return (h >>> 0).toString(16).padStart(8, '0');
+  }
+}
+
+/** ASCII bytes of `needle` when it is pure ASCII (for the byte-level search), else null. */
+export function asciiBytes(needle: string): Uint8Array | null {
+  const bytes = new Uint8Array(needle.length);
+  for (let i = 0; i < needle.length; i++) {
+    const c = needle.charCodeAt(i);
+    if (c >= 128) return null;
+    bytes[i] = c;
+  }
+  return bytes;
+}
+
+/**
+ * `JSON.parse(literal).toLowerCase().includes(needle)` for the JSON string at `[from, to)`,
+ * without decoding when the literal is plain ASCII (no escapes): ASCII lower-cases to ASCII,
+ * so a byte search with A–Z folded is the same test.
+ */
+function fieldContains(json: Uint8Array, from: number, to: number, needle: string, needleBytes: Uint8Array | null): boolean {
+  let plain = true;
+  for (let i = from + 1; i < to - 1; i++) {
+    const b = json[i]!;
+    if (b >= 0x80 || b === BACKSLASH) {
+      plain = false;
+      break;
+    }
+  }
+  if (!plain) {
+    const text = JSON.parse(utf8.decode(json.subarray(from, to))) as string;
+    return text.toLowerCase().includes(needle);
+  }
+  if (needleBytes === null) return false; // non-ASCII needle, ASCII text
+  const m = needleBytes.length;
+  if (m === 0) return true;
+  const first = needleBytes[0]!;
+  const last = to - 1 - m; // literal content is [from + 1, to - 1)
+  outer: for (let i = from + 1; i <= last; i++) {
+    let b = json[i]!;
+    if (b >= 65 && b <= 90) b += 32;
+    if (b !== first) continue;
+    for (let j = 1; j < m; j++) {
+      let c = json[i + j]!;
+      if (c >= 65 && c <= 90) c += 32;
+      if (c !== needleBytes[j]) continue outer;
+    }
+    return true;
+  }
+  return false;
+}
+
+/** End (exclusive, after the closing quote) of the JSON string starting at `from`. */
+function stringEnd(json: Uint8Array, from: number): number {
+  let i = from + 1;
+  for (;;) {
+    const b = json[i]!;
+    if (b === QUOTE) return i + 1;
+    i += b === BACKSLASH ? 2 : 1;
+  }
+}
+
+/** Where the value of `arxiv_id` starts: after `{"id":<string>,"arxiv_id":`. */
+function arxivValueAt(json: Uint8Array): number {
+  return stringEnd(json, 6) + 12;
+}
+
+/** The string value of the JSON string literal at `from`. */
+function readJsonString(json: Uint8Array, from: number): string {
+  const end = stringEnd(json, from);
+  let plain = true;
+  for (let i = from + 1; i < end - 1; i++) {
+    const b = json[i]!;
+    if (b >= 0x80 || b === BACKSLASH) {
+      plain = false;
+      break;
+    }
+  }
+  if (plain) return String.fromCharCode.apply(null, json.subarray(from + 1, end - 1) as unknown as number[]);
+  return JSON.parse(utf8.decode(json.subarray(from, end))) as string;
+}
+
+const encoder = new TextEncoder();
+
+/** The UTF-8 bytes of `JSON.stringify(text)` without its quotes (how the text sits in the JSON). */
+function jsonStringBytes(text: string): Uint8Array {
+  const literal = JSON.stringify(text);
+  return encoder.encode(literal.slice(1, -1));
+}
+
+function hashBytes(bytes: Uint8Array, from: number, to: number): number {
+  let h = 0x811c9dc5;
+  for (let i = from; i < to; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193);
+  return h ^ (h >>> 16);
+}
+
+function bytesEqual(json: Uint8Array, at: number, key: Uint8Array): boolean {
+  // The key is the literal's content: it must be followed by the closing quote.
+  if (json[at] !== QUOTE) return false;
+  for (let j = 0; j < key.length; j++) if (json[at + 1 + j] !== key[j]) return false;
+  return json[at + 1 + key.length] === QUOTE;
+}
+
+/** Collects papers' JSON while a catalogue is read; `finish` arranges it in index order. */
+export class PaperStoreBuilder {
+  private readonly chunks: Uint8Array[] = [];
+  private chunk: Buffer = Buffer.allocUnsafeSlow(FIRST_CHUNK_BYTES);
+  private used = 0;
+  private readonly chunkOf = new Growable(Uint16Array);
+  private readonly start = new Growable(Uint32Array);
+  private readonly length = new Growable(Uint32Array);
+  private readonly titleAt = new Growable(Uint32Array);
+  private readonly abstractAt = new Growable(Uint32Array);
+  private readonly hasArxiv = new Growable(Uint8Array);
+
+  get size(): number {
+    return this.start.length;
+  }
+
+  add(paper: Paper): void {
+    const json = serializePaper(paper);
+    // A JSON.stringify output holds the raw key `,"title":` only as that key: quotes inside strings are escaped.
+    const titleChar = json.indexOf(',"title":') + 9;
+    const abstractChar = json.indexOf(',"abstract":', titleChar) + 12;
+    const room = this.chunk.length - this.used;
+    let bytes = json.length * 3 <= room ? -1 : Buffer.byteLength(json);
+    if (bytes > room) {
+      // Chunks grow from 1 MiB to 64 MiB, so small catalogues stay small.
+      this.sealChunk(Math.max(Math.min(CHUNK_BYTES, this.chunk.length * 2), bytes));
+    }
+    bytes = this.chunk.write(json, this.used, 'utf8');
+    let titleAt = titleChar;
+    let abstractAt = abstractChar;
+    if (bytes !== json.length) {
+      titleAt = Buffer.byteLength(json.slice(0, titleChar));
+      abstractAt = titleAt + Buffer.byteLength(json.slice(titleChar, abstractChar));
+    }
+    this.chunkOf.push(this.chunks.length);
+    this.start.push(this.used);
+    this.length.push(bytes);
+    this.titleAt.push(titleAt);
+    this.abstractAt.push(abstractAt);
+    this.hasArxiv.push(paper.arxiv_id === null ? 0 : 1);
+    this.used += bytes;
+  }
+
+  private sealChunk(nextSize: number): void {
+    if (this.used > 0) this.chunks.push(copyExact(this.chunk, this.used));
+    this.chunk = Buffer.allocUnsafeSlow(nextSize);
+    this.used = 0;
+  }
+
+  /**
+   * The store with papers numbered by `order` (`order[d]` = the input position of paper `d`).
+   * Throws on a duplicate id.
+   */
+  finish(order: Uint32Array): PaperStore {
+    if (this.used > 0 || this.chunks.length === 0) this.chunks.push(copyExact(this.chunk, this.used));
+    this.chunk = Buffer.alloc(0);
+    const n = order.length;
+    const remap = <T extends Uint16Array | Uint32Array>(source: Growable<T>, target: T): T => {
+      const from = source.array;
+      for (let d = 0; d < n; d++) target[d] = from[order[d]!]!;
+      return target;
+    };
+    const chunkOf = remap(this.chunkOf, new Uint16Array(n));
+    const start = remap(this.start, new Uint32Array(n));
+    const length = remap(this.length, new Uint32Array(n));
+    const titleAt = remap(this.titleAt, new Uint32Array(n));
+    const abstractAt = remap(this.abstractAt, new Uint32Array(n));
+    const store = new PaperStore(this.chunks, chunkOf, start, length, titleAt, abstractAt, new Int32Array(0), new Int32Array(0), new Int32Array(0));
+
+    const idTable = new Int32Array(tableSize(n));
+    const idMask = idTable.length - 1;
+    let arxivCount = 0;
+    for (let d = 0; d < n; d++) {
+      const json = store.json(d);
+      const end = stringEnd(json, 6);
+      let slot = hashBytes(json, 7, end - 1) & idMask;
+      for (;;) {
+        const other = idTable[slot]! - 1;
+        if (other < 0) break;
+        const o = store.json(other);
+        if (stringEnd(o, 6) === end && sameBytes(o, json, 6, end)) {
+          throw new Error(`paperlist: duplicate paper id ${JSON.stringify(readJsonString(json, 6))}`);
+        }
+        slot = (slot + 1) & idMask;
+      }
+      idTable[slot] = d + 1;
+      if (this.hasArxiv.get(order[d]!) === 1) arxivCount++;
+    }
+
+    const arxivTable = new Int32Array(arxivCount === 0 ? 0 : tableSize(arxivCount));
+    const arxivNext = new Int32Array(arxivCount === 0 ? 0 : n).fill(-1);
+    const arxivMask = arxivTable.length - 1;
+    for (let d = n - 1; d >= 0 && arxivCount > 0; d--) {
+      if (this.hasArxiv.get(order[d]!) === 0) continue;
+      const json = store.json(d);
+      const at = arxivValueAt(json);
+      const end = stringEnd(json, at);
+      for (let slot = hashBytes(json, at + 1, end - 1) & arxivMask; ; slot = (slot + 1) & arxivMask) {
+        const head = arxivTable[slot]! - 1;
+        if (head < 0) {
+          arxivTable[slot] = d + 1;
+          break;
+        }
+        const o = store.json(head);
+        const oAt = arxivValueAt(o);
+        if (stringEnd(o, oAt) - oAt === end - at && sameBytesAt(o, oAt, json, at, end - at)) {
+          arxivNext[d] = head; // chain: lower numbers first
+          arxivTable[slot] = d + 1;
+          break;
+        }
+      }
+    }
+    return new PaperStore(this.chunks, chunkOf, start, length, titleAt, abstractAt, idTable, arxivTable, arxivNext);
+  }
+}
+
+function copyExact(chunk: Buffer, used: number): Uint8Array {
+  const exact = new Uint8Array(used);
+  exact.set(chunk.subarray(0, used));
+  return exact;
+}
+
+function tableSize(count: number): number {
+  let size = 1024;
+  while (size < count * 2) size *= 2;
+  return size;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function sameBytesAt(a: Uint8Array, aAt: number, b: Uint8Array, bAt: number, length: number): boolean {
+  for (let i = 0; i < length; i++) if (a[aAt + i] !== b[bAt + i]) return false;
+  return true;
+}

@@ -1,0 +1,189 @@
+import { paperWords } from '../search/paper-words.js';
+import { termOccurrences, type TermOccurrences } from '../search/term-occurrences.js';
+import type { SearchTerm } from '../source.js';
+import { bitsetWords, popcount32 } from './bits.js';
+import {
+  addDocs,
+  bitsSet,
+  EMPTY_SET,
+  intersectLists,
+  intersectSets,
+  listSet,
+  setHas,
+  setSize,
+  setToList,
+  sortUnique,
+  type DocSet,
+} from './doc-set.js';
+import { COUNTS_PER_DOC } from './field-layout.js';
+import type { IndexData } from './builder.js';
+import { assignSlots, clearSlots, countPhrase } from './occurrences.js';
+
+/** What one search term matches, and what scoring it later needs. */
+export interface TermMatch {
+  /** The documents the term matches (within the restriction it was evaluated under). */
+  set: DocSet;
+  /** Range of word numbers the term's last word covers (it may be a prefix of them). */
+  from: number;
+  to: number;
+  /** The word number of the last word itself, or -1. */
+  exact: number;
+  /** Phrases: the documents where the words occur, ascending, and their six counts each. */
+  phraseDocs: Uint32Array | null;
+  phraseCounts: Uint32Array | null;
+  /** Documents whose `arxiv_id` is the term (when it is shaped like one). */
+  arxivDocs: Uint32Array;
+}
+
+/**
+ * Evaluates one term: a single word is the union of the postings of the words it prefixes;
+ * a phrase is verified with positions on the documents holding all of its words. With a
+ * `restrict`ion, only documents in it are considered (then `set` is not the term's document
+ * frequency: relevance evaluates its terms without one).
+ */
+export function matchTerm(index: IndexData, slotOf: Int32Array, term: SearchTerm, restrict: DocSet | null): TermMatch {
+  const { vocabulary, postings, store, n } = index;
+  let arxivDocs = term.arxivId === null ? new Uint32Array(0) : store.findArxivId(term.arxivId);
+  if (restrict !== null && arxivDocs.length > 0) arxivDocs = arxivDocs.filter((d) => setHas(restrict, d));
+  const last = term.words[term.words.length - 1]!;
+  const [from, to] = vocabulary.prefixRange(last);
+  const exact = from < to && vocabulary.words[from] === last ? from : -1;
+  const match: TermMatch = { set: EMPTY_SET, from, to, exact, phraseDocs: null, phraseCounts: null, arxivDocs };
+
+  if (term.words.length === 1) {
+    match.set = addDocs(unionRange(index, from, to), arxivDocs);
+    return match;
+  }
+
+  const exactWords: number[] = [];
+  for (let j = 0; j < term.words.length - 1; j++) exactWords.push(vocabulary.find(term.words[j]!));
+  if (from === to || exactWords.includes(-1)) {
+    match.set = listSet(arxivDocs);
+    return match;
+  }
+  // Candidates: documents holding every word (smallest sets first).
+  const sets = [...new Set(exactWords)].map((w) => postings.docSet(w)).sort((a, b) => setSize(a) - setSize(b));
+  let candidates: DocSet = sets[0]!;
+  for (let j = 1; j < sets.length; j++) candidates = intersectSets(candidates, sets[j]!, n);
+  if (restrict !== null) candidates = intersectSets(candidates, restrict, n);
+  let rangeTotal = 0;
+  for (let w = from; w < to; w++) rangeTotal += postings.df[w]!;
+  if (rangeTotal < setSize(candidates)) candidates = intersectSets(candidates, unionRange(index, from, to), n);
+  const docs = setToList(candidates);
+
+  assignSlots(slotOf, docs);
+  let counts: Uint32Array;
+  try {
+    counts = countPhrase(postings, index.layout, exactWords, from, to, exact, docs, slotOf);
+  } finally {
+    clearSlots(slotOf, docs);
+  }
+  fixOversize(index, docs, counts, term);
+
+  let matched = 0;
+  for (let s = 0; s < docs.length; s++) if (total(counts, s) > 0) matched++;
+  const phraseDocs = new Uint32Array(matched);
+  const phraseCounts = new Uint32Array(matched * COUNTS_PER_DOC);
+  let k = 0;
+  for (let s = 0; s < docs.length; s++) {
+    if (total(counts, s) === 0) continue;
+    phraseDocs[k] = docs[s]!;
+    phraseCounts.set(counts.subarray(s * COUNTS_PER_DOC, (s + 1) * COUNTS_PER_DOC), k * COUNTS_PER_DOC);
+    k++;
+  }
+  match.phraseDocs = phraseDocs;
+  match.phraseCounts = phraseCounts;
+  match.set = addDocs(listSet(phraseDocs), arxivDocs);
+  return match;
+}
+
+function total(counts: Uint32Array, s: number): number {
+  let sum = 0;
+  for (let i = s * COUNTS_PER_DOC; i < (s + 1) * COUNTS_PER_DOC; i++) sum += counts[i]!;
+  return sum;
+}
+
+/**
+ * Oversize documents (too long for 15-bit positions) carry no positions: their counts come
+ * from the reference functions on the decoded paper.
+ */
+export function fixOversize(index: IndexData, docs: Uint32Array, counts: Uint32Array, term: SearchTerm): void {
+  const oversize = index.layout.oversize;
+  if (oversize.length === 0) return;
+  const both = intersectLists(oversize, docs);
+  if (both.length === 0) return;
+  let s = 0;
+  for (const d of both) {
+    while (docs[s] !== d) s++;
+    const paper = index.store.paper(d);
+    writeCounts(counts, s, termOccurrences(paperWords(paper), paper.arxiv_id, term));
+  }
+}
+
+function writeCounts(counts: Uint32Array, s: number, found: TermOccurrences): void {
+  const at = s * COUNTS_PER_DOC;
+  counts[at] = found.title.whole;
+  counts[at + 1] = found.title.prefix;
+  counts[at + 2] = found.abstract.whole;
+  counts[at + 3] = found.abstract.prefix;
+  counts[at + 4] = found.authors.whole;
+  counts[at + 5] = found.authors.prefix;
+}
+
+/**
+ * The documents holding any word of `[from, to)`: the word's own set when there is one word,
+ * a merged list when the words are rare, a bitset (dense words or'ed in whole) otherwise.
+ */
+export function unionRange(index: IndexData, from: number, to: number): DocSet {
+  const { postings, n } = index;
+  if (from >= to) return EMPTY_SET;
+  if (to - from === 1) return postings.docSet(from);
+  let total = 0;
+  let largestDense = -1;
+  for (let w = from; w < to; w++) {
+    total += postings.df[w]!;
+    if (postings.dense[w] === 1 && (largestDense < 0 || postings.df[w]! > postings.df[largestDense]!)) largestDense = w;
+  }
+  if (total === 0) return EMPTY_SET;
+  if (largestDense < 0 && total * 256 <= n) {
+    const all = new Uint32Array(total);
+    let at = 0;
+    for (let w = from; w < to; w++) {
+      const df = postings.df[w]!;
+      if (df === 0) continue;
+      const start = postings.docsAt[w]!;
+      all.set(postings.listDocs.subarray(start, start + df), at);
+      at += df;
+    }
+    return listSet(sortUnique(all));
+  }
+  const bits = largestDense >= 0 ? postings.bitsOf(largestDense).slice() : new Uint32Array(bitsetWords(n));
+  let count = largestDense >= 0 ? postings.df[largestDense]! : 0;
+  const docs = postings.listDocs;
+  for (let w = from; w < to; w++) {
+    const df = postings.df[w]!;
+    if (df === 0 || w === largestDense) continue;
+    if (postings.dense[w] === 1) {
+      const other = postings.bitsOf(w);
+      for (let i = 0; i < bits.length; i++) {
+        const added = other[i]! & ~bits[i]!;
+        if (added !== 0) {
+          bits[i]! |= added;
+          count += popcount32(added);
+        }
+      }
+    } else {
+      const start = postings.docsAt[w]!;
+      for (let i = start; i < start + df; i++) {
+        const d = docs[i]!;
+        const bit = 1 << (d & 31);
+        const word = d >>> 5;
+        if ((bits[word]! & bit) === 0) {
+          bits[word]! |= bit;
+          count++;
+        }
+      }
+    }
+  }
+  return bitsSet(bits, count);
+}

@@ -1,0 +1,63 @@
+const CHUNK_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Build-time store of each paper's word numbers, varint-encoded (frequent words appear early
+ * and get small numbers, so most take one byte), until the index is laid out. A paper is
+ * written in one piece and read back by its number in any order.
+ */
+export class TokenStream {
+  private readonly chunks: Uint8Array[] = [];
+  private chunk = new Uint8Array(1 << 20);
+  private used = 0;
+  private readonly chunkOf: number[] = [];
+  private readonly startOf: number[] = [];
+  private scratch = new Uint8Array(1 << 16);
+
+  /** Bytes held. */
+  get bytes(): number {
+    return this.chunks.reduce((sum, c) => sum + c.byteLength, 0) + this.used;
+  }
+
+  /**
+   * Appends a paper: `fieldLengths` (title, abstract, then each author name) and the word
+   * numbers of all its fields, in order.
+   */
+  write(fieldLengths: ArrayLike<number>, fieldCount: number, words: Uint32Array, wordCount: number): void {
+    const worst = 5 * (fieldCount + wordCount + 1);
+    if (this.scratch.length < worst) this.scratch = new Uint8Array(worst * 2);
+    const out = this.scratch;
+    let at = writeVarint(out, 0, fieldCount);
+    for (let f = 0; f < fieldCount; f++) at = writeVarint(out, at, fieldLengths[f]!);
+    for (let i = 0; i < wordCount; i++) at = writeVarint(out, at, words[i]!);
+    if (this.used + at > this.chunk.length) {
+      this.chunks.push(this.chunk.subarray(0, this.used));
+      this.chunk = new Uint8Array(Math.max(Math.min(CHUNK_BYTES, this.chunk.length * 2), at));
+      this.used = 0;
+    }
+    this.chunk.set(out.subarray(0, at), this.used);
+    this.chunkOf.push(this.chunks.length);
+    this.startOf.push(this.used);
+    this.used += at;
+  }
+
+  /** Finishes writing. */
+  seal(): void {
+    this.chunks.push(this.chunk.subarray(0, this.used));
+    this.chunk = new Uint8Array(0);
+    this.used = 0;
+  }
+
+  /** The bytes of paper `i` start at `reader.at` of `reader.bytes`. */
+  locate(i: number): { bytes: Uint8Array; at: number } {
+    return { bytes: this.chunks[this.chunkOf[i]!]!, at: this.startOf[i]! };
+  }
+}
+
+function writeVarint(out: Uint8Array, at: number, value: number): number {
+  while (value >= 0x80) {
+    out[at++] = (value & 0x7f) | 0x80;
+    value >>>= 7;
+  }
+  out[at++] = value;
+  return at;
+}

@@ -1,0 +1,101 @@
+import { selectBits } from './bits.js';
+import { setSize, setToBits, setToList, type DocSet } from './doc-set.js';
+import type { DocOrder } from './orders.js';
+
+/**
+ * The documents at positions `[offset, end)` of `set` in `order`. Three ways, the cheapest
+ * for the case: a slice of the order (every document matches), a walk of the order against
+ * the set's bitset (many matches: the window is reached after a few steps), or sorting the
+ * matches' keys (few matches).
+ */
+export function orderedWindow(order: DocOrder, set: DocSet, offset: number, end: number, n: number): Uint32Array {
+  const m = setSize(set);
+  end = Math.min(end, m);
+  if (offset >= end) return new Uint32Array(0);
+  if (set.kind === 'all') return order.slice(offset, end);
+  if (order.isIdentity) {
+    return set.kind === 'list' ? set.docs.slice(offset, end) : selectBits(set.bits, offset, end - offset);
+  }
+  const walkCost = (end * n) / m + (set.kind === 'list' ? m + n / 64 : 0);
+  const sortCost = m * 4 + (set.kind === 'bits' ? n / 16 : 0);
+  if (walkCost <= sortCost) return order.walk(setToBits(set, n), offset, end - offset);
+  const docs = setToList(set);
+  const keys = smallest(order.keys(docs), end);
+  const out = new Uint32Array(end - offset);
+  for (let i = offset; i < end; i++) out[i - offset] = order.docOfKey(keys[i]!);
+  return out;
+}
+
+/** The `k` smallest keys, ascending. */
+function smallest(keys: Float64Array, k: number): Float64Array {
+  if (k * 8 >= keys.length) return keys.sort().subarray(0, k);
+  // A max-heap of the k smallest seen so far.
+  const heap = keys.slice(0, k);
+  for (let i = (k >>> 1) - 1; i >= 0; i--) siftDown(heap, i, k);
+  for (let i = k; i < keys.length; i++) {
+    const key = keys[i]!;
+    if (key < heap[0]!) {
+      heap[0] = key;
+      siftDown(heap, 0, k);
+    }
+  }
+  return heap.sort();
+}
+
+function siftDown(heap: Float64Array, i: number, size: number): void {
+  const value = heap[i]!;
+  for (;;) {
+    let child = 2 * i + 1;
+    if (child >= size) break;
+    if (child + 1 < size && heap[child + 1]! > heap[child]!) child++;
+    if (heap[child]! <= value) break;
+    heap[i] = heap[child]!;
+    i = child;
+  }
+  heap[i] = value;
+}
+
+/**
+ * The window `[offset, end)` of `docs` ranked by `scores` descending, ties by `ties`
+ * ascending (unique keys of a total order): the same order as sorting them all.
+ */
+export function rankedWindow(docs: Uint32Array, scores: Float64Array, ties: Float64Array, offset: number, end: number): Uint32Array {
+  const m = docs.length;
+  end = Math.min(end, m);
+  if (offset >= end) return new Uint32Array(0);
+  // `before(a, b)`: slot a ranks before slot b.
+  const before = (a: number, b: number) => scores[a]! > scores[b]! || (scores[a] === scores[b] && ties[a]! < ties[b]!);
+  let top: Int32Array;
+  if (end * 4 >= m) {
+    top = new Int32Array(m);
+    for (let i = 0; i < m; i++) top[i] = i;
+    top.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
+  } else {
+    // A heap whose root is the worst of the best `end` so far.
+    const heap = new Int32Array(end);
+    for (let i = 0; i < end; i++) heap[i] = i;
+    const sift = (i: number) => {
+      const slot = heap[i]!;
+      for (;;) {
+        let child = 2 * i + 1;
+        if (child >= end) break;
+        if (child + 1 < end && before(heap[child]!, heap[child + 1]!)) child++;
+        if (!before(slot, heap[child]!)) break;
+        heap[i] = heap[child]!;
+        i = child;
+      }
+      heap[i] = slot;
+    };
+    for (let i = (end >>> 1) - 1; i >= 0; i--) sift(i);
+    for (let s = end; s < m; s++) {
+      if (before(s, heap[0]!)) {
+        heap[0] = s;
+        sift(0);
+      }
+    }
+    top = heap.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
+  }
+  const out = new Uint32Array(end - offset);
+  for (let i = offset; i < end; i++) out[i - offset] = docs[top[i]!]!;
+  return out;
+}

@@ -1,0 +1,170 @@
+import { textWords } from '../text/words.js';
+
+const FNV_BASIS = 0x811c9dc5 | 0;
+const FNV_PRIME = 0x01000193;
+
+// For ASCII: 0 separates words, otherwise the folded (lower-cased) code of a letter or digit.
+const ASCII_FOLD = new Uint8Array(128);
+for (let c = 48; c <= 57; c++) ASCII_FOLD[c] = c;
+for (let c = 97; c <= 122; c++) ASCII_FOLD[c] = c;
+for (let c = 65; c <= 90; c++) ASCII_FOLD[c] = c + 32;
+
+/**
+ * The build-time vocabulary: a hash table from folded words to word numbers (in order of
+ * first appearance), fed by a tokenizer that gives exactly the words of `textWords`. Pure
+ * ASCII text is split, folded and looked up from its character codes, without a string per
+ * word; any other text goes through `textWords` itself. Words are kept as UTF-16 codes in one
+ * pool; `words()` makes the strings once, at the end.
+ */
+export class WordTable {
+  private table = new Int32Array(1 << 16); // word number + 1; 0 is empty
+  private mask = (1 << 16) - 1;
+  private hashes = new Int32Array(1 << 12);
+  private starts = new Uint32Array(1 << 12);
+  private lengths = new Uint32Array(1 << 12);
+  private chars = new Uint16Array(1 << 16);
+  private used = 0;
+  private count = 0;
+
+  get size(): number {
+    return this.count;
+  }
+
+  /** Every word, by number. */
+  words(): string[] {
+    const words = new Array<string>(this.count);
+    for (let id = 0; id < this.count; id++) {
+      const start = this.starts[id]!;
+      words[id] = codesToString(this.chars, start, start + this.lengths[id]!);
+    }
+    return words;
+  }
+
+  /**
+   * Appends the word numbers of the words of `text` to `out` starting at `at`; returns the
+   * new end. `out` must have room for `text.length` more numbers (a word has a character at least).
+   */
+  tokenize(text: string, out: Uint32Array, at: number): number {
+    const start = at;
+    const n = text.length;
+    let hash = FNV_BASIS;
+    let wordStart = 0;
+    let length = 0;
+    for (let i = 0; i <= n; i++) {
+      let folded = 0;
+      if (i < n) {
+        const c = text.charCodeAt(i);
+        if (c >= 128) return this.tokenizeFolded(text, out, start);
+        folded = ASCII_FOLD[c]!;
+      }
+      if (folded !== 0) {
+        if (length === 0) wordStart = i;
+        hash = Math.imul(hash ^ folded, FNV_PRIME);
+        length++;
+        continue;
+      }
+      if (length === 0) continue;
+      out[at++] = this.lookupAscii(text, wordStart, length, hash);
+      length = 0;
+      hash = FNV_BASIS;
+    }
+    return at;
+  }
+
+  /** The number of a (folded) word, adding it when new. */
+  wordNumber(word: string): number {
+    let hash = FNV_BASIS;
+    for (let i = 0; i < word.length; i++) hash = Math.imul(hash ^ word.charCodeAt(i), FNV_PRIME);
+    const length = word.length;
+    let slot = hash & this.mask;
+    for (;;) {
+      const entry = this.table[slot]!;
+      if (entry === 0) break;
+      const id = entry - 1;
+      if (this.hashes[id] === hash && this.lengths[id] === length) {
+        const s = this.starts[id]!;
+        let j = 0;
+        while (j < length && this.chars[s + j] === word.charCodeAt(j)) j++;
+        if (j === length) return id;
+      }
+      slot = (slot + 1) & this.mask;
+    }
+    const id = this.reserve(slot, hash, length);
+    const s = this.starts[id]!;
+    for (let j = 0; j < length; j++) this.chars[s + j] = word.charCodeAt(j);
+    return id;
+  }
+
+  private tokenizeFolded(text: string, out: Uint32Array, at: number): number {
+    for (const word of textWords(text)) out[at++] = this.wordNumber(word);
+    return at;
+  }
+
+  private lookupAscii(text: string, from: number, length: number, hash: number): number {
+    let slot = hash & this.mask;
+    const chars = this.chars;
+    for (;;) {
+      const entry = this.table[slot]!;
+      if (entry === 0) break;
+      const id = entry - 1;
+      if (this.hashes[id] === hash && this.lengths[id] === length) {
+        const s = this.starts[id]!;
+        let j = 0;
+        while (j < length && chars[s + j] === ASCII_FOLD[text.charCodeAt(from + j)]) j++;
+        if (j === length) return id;
+      }
+      slot = (slot + 1) & this.mask;
+    }
+    const id = this.reserve(slot, hash, length);
+    const s = this.starts[id]!;
+    for (let j = 0; j < length; j++) this.chars[s + j] = ASCII_FOLD[text.charCodeAt(from + j)]!;
+    return id;
+  }
+
+  /** Adds a word of `length` codes at `slot`; the caller writes its codes at `starts[id]`. */
+  private reserve(slot: number, hash: number, length: number): number {
+    const id = this.count++;
+    if (id >= this.hashes.length) {
+      this.hashes = grow(this.hashes, new Int32Array(this.hashes.length * 2));
+      this.starts = grow(this.starts, new Uint32Array(this.starts.length * 2));
+      this.lengths = grow(this.lengths, new Uint32Array(this.lengths.length * 2));
+    }
+    if (this.used + length > this.chars.length) {
+      let size = this.chars.length * 2;
+      while (size < this.used + length) size *= 2;
+      this.chars = grow(this.chars, new Uint16Array(size));
+    }
+    this.hashes[id] = hash;
+    this.starts[id] = this.used;
+    this.lengths[id] = length;
+    this.used += length;
+    this.table[slot] = id + 1;
+    if (this.count * 2 > this.table.length) this.rehash();
+    return id;
+  }
+
+  private rehash(): void {
+    const size = this.table.length * 2;
+    const table = new Int32Array(size);
+    const mask = size - 1;
+    for (let id = 0; id < this.count; id++) {
+      let slot = this.hashes[id]! & mask;
+      while (table[slot] !== 0) slot = (slot + 1) & mask;
+      table[slot] = id + 1;
+    }
+    this.table = table;
+    this.mask = mask;
+  }
+}
+
+function grow<T extends Int32Array | Uint32Array | Uint16Array>(old: T, made: T): T {
+  made.set(old);
+  return made;
+}
+
+function codesToString(codes: Uint16Array, from: number, to: number): string {
+  if (to - from <= 4096) return String.fromCharCode.apply(null, codes.subarray(from, to) as unknown as number[]);
+  let text = '';
+  for (let i = from; i < to; i += 4096) text += String.fromCharCode.apply(null, codes.subarray(i, Math.min(i + 4096, to)) as unknown as number[]);
+  return text;
+}

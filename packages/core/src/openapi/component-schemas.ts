@@ -1,0 +1,47 @@
+import { Type } from '@sinclair/typebox';
+import { PaperSchema } from '../paper-schema.js';
+import { componentRef, toJsonSchema, type JsonObject } from './json-schema.js';
+
+const nullableUrl = (description: string) =>
+  Type.Union([Type.String({ format: 'uri' }), Type.Null()], { description });
+
+/** The body of a list answer, in the order it is written: count, next, previous, results. */
+const PaperListSchema = Type.Object(
+  {
+    count: Type.Integer({ minimum: 0, description: 'Number of matching papers across all pages.' }),
+    next: nullableUrl('Absolute URL of the next page, or null on the last page.'),
+    previous: nullableUrl('Absolute URL of the previous page, or null on the first page.'),
+    results: Type.Array(Type.Unsafe(componentRef('schemas', 'Paper')), { description: 'The papers of this page, in order.' }),
+  },
+  { additionalProperties: false, title: 'PaperList', description: 'One page of a list of papers.' },
+);
+
+/** The body of every error answer (and of the `301` redirect). */
+const ErrorSchema = Type.Object(
+  { detail: Type.String({ description: 'What went wrong, in English.' }) },
+  { additionalProperties: false, title: 'Error', description: 'An error answer.' },
+);
+
+/** The body of an `OPTIONS` answer (Django REST Framework's `SimpleMetadata`). */
+const MetadataSchema = Type.Object(
+  {
+    name: Type.String(),
+    description: Type.String(),
+    renders: Type.Array(Type.String(), { description: 'Media types the endpoint answers with.' }),
+    parses: Type.Array(Type.String(), { description: 'Media types the endpoint would read a body in.' }),
+  },
+  { additionalProperties: false, title: 'Metadata', description: 'What an endpoint is and what it speaks.' },
+);
+
+/**
+ * The document's `components.schemas`: `Paper` is the catalogue's own {@link PaperSchema}
+ * (the one loaders validate with), the others describe the envelopes the handler writes.
+ */
+export function componentSchemas(): JsonObject {
+  return {
+    Paper: toJsonSchema(PaperSchema),
+    PaperList: toJsonSchema(PaperListSchema),
+    Error: toJsonSchema(ErrorSchema),
+    Metadata: toJsonSchema(MetadataSchema),
+  };
+}

@@ -1,0 +1,205 @@
+import { DEFAULT_MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from '../http/handler-options.js';
+import { CONTRACT_HEADERS } from '../http/respond.js';
+import { componentSchemas } from './component-schemas.js';
+import { errorResponseComponents, errorResponseName, errorStatuses } from './error-responses.js';
+import { componentRef, type JsonObject } from './json-schema.js';
+import { formatParameter, listParameters } from './list-parameters.js';
+
+/** Options of {@link createOpenApiDocument}. */
+export interface OpenApiDocumentOptions {
+  /** Prefix the paths are mounted under, e.g. `/api/v1`; `''` for none. */
+  mount: string;
+  /**
+   * `scheme://host[:port]` (optionally with a path prefix) the API is reached at. Without it
+   * the document's server is the mount path alone, relative to wherever the document is read.
+   */
+  serverUrl?: string;
+  /** Default page size stated for `items_per_page`. Default 50. */
+  pageSize?: number;
+  /** Largest page size stated for `items_per_page`. Default 500. */
+  maxPageSize?: number;
+}
+
+/** The methods the API refuses with 405; documented so every status the API answers is. */
+const REFUSED_METHODS = ['post', 'put', 'patch', 'delete'] as const;
+
+/**
+ * The OpenAPI 3.1 document of the papers API, generated from the definitions the code runs on:
+ * `Paper` is the catalogue's TypeBox schema, the parameters and their limits come from the
+ * query parser's constants, the error statuses and details from `API_ERRORS`.
+ *
+ * @example
+ * const document = createOpenApiDocument({ mount: '/api/v1', serverUrl: 'https://papers.example.org' });
+ */
+export function createOpenApiDocument(options: OpenApiDocumentOptions): JsonObject {
+  const mount = options.mount.replace(/\/+$/, '');
+  const sizes = {
+    pageSize: options.pageSize ?? DEFAULT_PAGE_SIZE,
+    maxPageSize: options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE,
+  };
+  const serverUrl = `${options.serverUrl?.replace(/\/+$/, '') ?? ''}${mount}` || '/';
+  const contract = { Allow: componentRef('headers', 'Allow'), Vary: componentRef('headers', 'Vary') };
+  const cached = { ...contract, ETag: componentRef('headers', 'ETag') };
+  const errorsOf = (forGet: boolean): JsonObject => {
+    const responses: JsonObject = {};
+    for (const status of errorStatuses().keys()) {
+      if ((status === 405) === forGet) continue;
+      responses[String(status)] = componentRef('responses', errorResponseName(status));
+    }
+    return responses;
+  };
+  const bodyless = (responses: JsonObject): JsonObject => {
+    const out: JsonObject = {};
+    for (const [status, response] of Object.entries(responses)) {
+      const ref = (response as JsonObject).$ref;
+      const name = typeof ref === 'string' ? ref.slice(ref.lastIndexOf('/') + 1) : status;
+      out[status] = { description: `As GET (${name}), without a body.`, headers: (response as JsonObject).headers ?? contract };
+    }
+    return out;
+  };
+  const read = (id: string, summary: string, ok: JsonObject, parameters: JsonObject[]): JsonObject => {
+    const get = { '200': ok, '304': componentRef('responses', 'NotModified'), ...errorsOf(true) };
+    return {
+      get: { operationId: id, summary, tags: ['papers'], parameters, responses: get },
+      head: {
+        operationId: `${id}Head`,
+        summary: `${summary} (headers only)`,
+        tags: ['papers'],
+        parameters,
+        responses: bodyless({ '200': { headers: cached }, '304': { headers: cached }, ...errorsOf(true) }),
+      },
+      options: {
+        operationId: `${id}Options`,
+        summary: 'What this endpoint is and what it speaks',
+        tags: ['papers'],
+        responses: {
+          '200': { description: 'Metadata.', headers: contract, content: { 'application/json': { schema: componentRef('schemas', 'Metadata') } } },
+          '404': componentRef('responses', 'NotFound'),
+          '406': componentRef('responses', 'NotAcceptable'),
+        },
+      },
+      ...refused(id),
+    };
+  };
+  const html = { 'text/html': { schema: { type: 'string', description: 'The browsable page (when `text/html` is preferred).' } } };
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'paperlist: Papers with Code API v1',
+      version: 'v1',
+      description:
+        'A research-paper catalogue with the interface of the Papers with Code API v1, as served by paperlist. ' +
+        'Every answer carries `Allow: GET, HEAD, OPTIONS` and `Vary: Accept`; browsers that prefer `text/html` get a ' +
+        'browsable page unless `?format=json` is given.',
+    },
+    servers: [{ url: serverUrl }],
+    // A public, read-only API: no authentication on any operation.
+    security: [],
+    tags: [{ name: 'papers', description: 'Search, list and read papers.' }, { name: 'schema', description: 'This document.' }],
+    paths: {
+      '/papers/': read(
+        'listPapers',
+        'Search and list papers, one page at a time',
+        {
+          description: 'One page of papers.',
+          headers: cached,
+          content: { 'application/json': { schema: componentRef('schemas', 'PaperList') }, ...html },
+        },
+        [...listParameters(sizes), componentRef('parameters', 'format')],
+      ),
+      '/papers/{id}/': {
+        parameters: [componentRef('parameters', 'id')],
+        ...read(
+          'getPaper',
+          'One paper by its id',
+          {
+            description: 'The paper.',
+            headers: cached,
+            content: { 'application/json': { schema: componentRef('schemas', 'Paper') }, ...html },
+          },
+          [componentRef('parameters', 'format')],
+        ),
+      },
+      '/papers': redirect('listPapersRedirect', []),
+      '/papers/{id}': redirect('getPaperRedirect', [componentRef('parameters', 'id')]),
+      '/schema/': {
+        get: {
+          operationId: 'getSchema',
+          summary: 'This OpenAPI document',
+          tags: ['schema'],
+          responses: {
+            '200': { description: 'The OpenAPI 3.1 document.', headers: cached, content: { 'application/json': { schema: { type: 'object' } } } },
+            '304': componentRef('responses', 'NotModified'),
+            '406': componentRef('responses', 'NotAcceptable'),
+          },
+        },
+        head: {
+          operationId: 'getSchemaHead',
+          summary: 'This OpenAPI document (headers only)',
+          tags: ['schema'],
+          responses: bodyless({ '200': { headers: cached }, '304': { headers: cached }, '406': componentRef('responses', 'NotAcceptable') }),
+        },
+        options: {
+          operationId: 'getSchemaOptions',
+          summary: 'What this endpoint is and what it speaks',
+          tags: ['schema'],
+          responses: {
+            '200': { description: 'Metadata.', headers: contract, content: { 'application/json': { schema: componentRef('schemas', 'Metadata') } } },
+            '406': componentRef('responses', 'NotAcceptable'),
+          },
+        },
+        ...refused('getSchema'),
+      },
+    },
+    components: {
+      schemas: componentSchemas(),
+      parameters: {
+        id: { name: 'id', in: 'path', required: true, description: 'The paper id.', schema: { type: 'string', examples: ['attention-is-all-you-need'] } },
+        format: formatParameter(),
+      },
+      headers: {
+        Allow: { description: 'The methods every path answers.', required: true, schema: { type: 'string', const: CONTRACT_HEADERS.Allow! } },
+        Vary: { description: 'Answers depend on `Accept`.', required: true, schema: { type: 'string', const: CONTRACT_HEADERS.Vary! } },
+        ETag: { description: 'Strong tag of the answer, when the source has a version; send it back in `If-None-Match`.', schema: { type: 'string' } },
+        Location: { description: 'The same path with a trailing slash, query kept.', required: true, schema: { type: 'string' } },
+      },
+      responses: {
+        NotModified: { description: 'The answer has not changed since the `ETag` in `If-None-Match`.', headers: cached },
+        MovedPermanently: {
+          description: 'The path without its trailing slash: go to `Location`.',
+          headers: { ...contract, Location: componentRef('headers', 'Location') },
+          content: { 'application/json': { schema: componentRef('schemas', 'Error') } },
+        },
+        ...errorResponseComponents(contract),
+      },
+    },
+  };
+}
+
+// A path without its trailing slash: 301 to the slashed one, whatever the method.
+function redirect(id: string, parameters: JsonObject[]): JsonObject {
+  const responses = { '301': componentRef('responses', 'MovedPermanently') };
+  return {
+    ...(parameters.length === 0 ? {} : { parameters }),
+    get: { operationId: id, summary: 'Redirects to the path with a trailing slash', tags: ['papers'], responses },
+    head: { operationId: `${id}Head`, summary: 'Redirects to the path with a trailing slash', tags: ['papers'], responses },
+  };
+}
+
+// The read-only API answers 405 to these methods (after 406, and 404 for an unknown `format`).
+function refused(id: string): JsonObject {
+  const operations: JsonObject = {};
+  for (const method of REFUSED_METHODS) {
+    operations[method] = {
+      operationId: `${id}${method[0]!.toUpperCase()}${method.slice(1)}NotAllowed`,
+      summary: 'Not allowed: the API is read-only',
+      tags: [id === 'getSchema' ? 'schema' : 'papers'],
+      responses: {
+        ...(id === 'getSchema' ? {} : { '404': componentRef('responses', 'NotFound') }),
+        '405': componentRef('responses', errorResponseName(405)),
+        '406': componentRef('responses', 'NotAcceptable'),
+      },
+    };
+  }
+  return operations;
+}

@@ -1,0 +1,156 @@
+import { queryFor } from '@paperlist/conformance';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createMemorySource, createScanSource, textWords, toPaper, type Paper, type PaperSource } from '../src/index.js';
+import { loadSamplePapers } from '../src/sample.js';
+
+/**
+ * The engine against the naive scan on the 4,000-paper sample: seeded random searches
+ * (words, prefixes, phrases, punctuated terms, arXiv ids, accents), filters, every ordering
+ * including multi-field ones and relevance, and windows from the first page to past the end.
+ * Each random request asks the scan once for its whole ordered answer, then several windows
+ * of the engine are compared with slices of it.
+ */
+describe('memory engine = scan reference on random queries', () => {
+  let papers: Paper[];
+  let engine: PaperSource;
+  let reference: PaperSource;
+  beforeAll(async () => {
+    papers = await loadSamplePapers();
+    engine = createMemorySource(papers);
+    reference = createScanSource(papers);
+  });
+
+  const ids = (results: Parameters<typeof toPaper>[0][]) => results.map((r) => toPaper(r).id);
+
+  async function check(raw: string, windows: (count: number) => [number, number][]): Promise<number> {
+    const want = await reference.list(queryFor(raw, 0, 1e9));
+    const wantIds = ids(want.results);
+    let checked = 0;
+    for (const [offset, limit] of windows(want.count)) {
+      const got = await engine.list(queryFor(raw, offset, limit));
+      expect(got.count, `count of ${raw}`).toBe(want.count);
+      expect(ids(got.results), `${raw} [${offset}, +${limit}]`).toEqual(wantIds.slice(offset, offset + limit));
+      checked++;
+    }
+    return checked;
+  }
+
+  function generator(seed: number) {
+    const random = seededRandom(seed);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+    const chance = (p: number) => random() < p;
+    const int = (max: number) => Math.floor(random() * max);
+    const authors = papers.flatMap((p) => p.authors).filter((a) => a.length > 0);
+    const fields = (p: Paper) => [p.title, p.abstract, ...p.authors].filter((f) => f.length > 0);
+    const word = () => {
+      const words = textWords(pick(fields(pick(papers))));
+      return words.length > 0 ? pick(words) : 'model';
+    };
+    const rawToken = () => {
+      const tokens = pick(papers).title.split(/\s+/).filter((t) => t.length > 0);
+      return tokens.length > 0 ? pick(tokens) : 'x';
+    };
+    const phrase = () => {
+      const words = textWords(pick(fields(pick(papers))));
+      if (words.length < 2) return word();
+      const length = 2 + int(Math.min(3, words.length - 1));
+      const start = int(words.length - length + 1);
+      const chosen = words.slice(start, start + length);
+      if (chance(0.3)) chosen[chosen.length - 1] = chosen.at(-1)!.slice(0, 1 + int(chosen.at(-1)!.length));
+      return chosen;
+    };
+    const term = (): string => {
+      const kind = random();
+      if (kind < 0.25) return word();
+      if (kind < 0.4) return word().slice(0, 1 + int(4));
+      if (kind < 0.55) return `"${(phrase() as string[] | string).toString().replaceAll(',', ' ')}"`;
+      if (kind < 0.65) return rawToken().replaceAll('"', '');
+      if (kind < 0.72) return [word(), word()].join(pick(['-', '.', '/', '_']));
+      if (kind < 0.8) {
+        const withId = papers.filter((p) => p.arxiv_id !== null);
+        const id = pick(withId).arxiv_id!;
+        return chance(0.3) ? `${id}v${1 + int(4)}` : chance(0.2) ? id.toUpperCase() : id;
+      }
+      if (kind < 0.86) return pick(authors).split(' ').at(-1)!;
+      if (kind < 0.9) return `"${pick(authors)}"`;
+      if (kind < 0.94) return word().toUpperCase();
+      if (kind < 0.97) return pick(['zzqx', 'qwertyuiop', 'łukasz', 'Schrödinger', 'naïve', 'ﬁne', 'İstanbul', '日本', '---']);
+      return pick(['a', 'the', 'of', 'learning', 'model', 'network']);
+    };
+    const ordering = () => {
+      const all = ['published', 'arxiv_id', 'title', 'id'];
+      const count = 1 + int(chance(0.7) ? 1 : 3);
+      const chosen: string[] = [];
+      while (chosen.length < count) {
+        const field = pick(all);
+        if (!chosen.some((c) => c.endsWith(field))) chosen.push((chance(0.5) ? '-' : '') + field);
+      }
+      return chosen.join(',');
+    };
+    const substring = (text: string) => {
+      if (text.length === 0) return 'a';
+      const start = int(text.length);
+      const piece = text.slice(start, start + 1 + int(8));
+      return chance(0.3) ? piece.toUpperCase() : piece;
+    };
+    return (): string => {
+      const parts: string[] = [];
+      const termCount = pick([0, 1, 1, 1, 2, 2, 3]);
+      if (termCount > 0 || chance(0.05)) {
+        const terms = Array.from({ length: termCount }, term);
+        parts.push(`q=${encodeURIComponent(terms.join(pick([' ', ' ', ','])))}`);
+      }
+      if (chance(0.6)) parts.push(`ordering=${ordering()}`);
+      if (chance(0.12)) parts.push(`title=${encodeURIComponent(substring(pick(papers).title))}`);
+      if (chance(0.08)) parts.push(`abstract=${encodeURIComponent(substring(pick(papers).abstract))}`);
+      if (chance(0.06)) {
+        const withId = papers.filter((p) => p.arxiv_id !== null);
+        parts.push(`arxiv_id=${encodeURIComponent(chance(0.8) ? pick(withId).arxiv_id! : '1234.5678')}`);
+      }
+      return parts.join('&');
+    };
+  }
+
+  function windowsFor(seed: number) {
+    const random = seededRandom(seed);
+    const int = (max: number) => Math.floor(random() * max);
+    return (count: number): [number, number][] => [
+      [0, 50],
+      [int(count + 1), 1 + int(100)],
+      [Math.max(0, count - 1 - int(60)), 1 + int(80)],
+      [int(count + 1), 0],
+      [count + int(10), 20],
+      ...(random() < 0.15 ? [[int(count + 1), 500] as [number, number]] : []),
+    ];
+  }
+
+  it('agrees on 900 random requests, several windows each', async () => {
+    const next = generator(7);
+    const windows = windowsFor(11);
+    let checked = 0;
+    for (let i = 0; i < 900; i++) checked += await check(next(), windows);
+    expect(checked).toBeGreaterThan(4000);
+  });
+
+  it('agrees on every single ordering and direction, with and without a search', async () => {
+    const orderings = ['', 'title', '-title', 'published', '-published', 'arxiv_id', '-arxiv_id', 'id', '-id'];
+    const windows = windowsFor(5);
+    for (const ordering of orderings) {
+      for (const q of ['', 'learning', 'neural net', '"neural network"', 'tra', 'bert', 'gpt-4']) {
+        const parts = [q && `q=${encodeURIComponent(q)}`, ordering && `ordering=${ordering}`].filter(Boolean);
+        await check(parts.join('&'), windows);
+      }
+    }
+  });
+});
+
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -7,5 +7,4 @@ export default defineConfig({
   clean: true,
   sourcemap: true,
   target: 'node20',
-  banner: { js: '' },
 });

@@ -85,6 +85,7 @@ export function defineHttpConformanceSuite(target: HttpConformanceTarget): void 
     let sample: RunningServer;
     let samplePapers: Paper[];
     let rebased: RunningServer;
+    let hosted: RunningServer;
     let smallPages: RunningServer;
     let failing: RunningServer;
     let versioned: RunningServer;
@@ -101,6 +102,7 @@ export function defineHttpConformanceSuite(target: HttpConformanceTarget): void 
       fixture = await start({ source: fixtureSource, mount: MOUNT });
       sample = await start({ source: await makeSource(samplePapers), mount: MOUNT });
       rebased = await start({ source: fixtureSource, mount: MOUNT, baseUrl: 'https://papers.example.org/mirror' });
+      hosted = await start({ source: fixtureSource, mount: MOUNT, allowedHosts: ['papers.test', '127.0.0.1'] });
       smallPages = await start({ source: fixtureSource, mount: MOUNT, pageSize: 3, maxPageSize: 4 });
       const withVersion: PaperSource = {
         list: (query, options) => fixtureSource.list(query, options),
@@ -612,9 +614,34 @@ export function defineHttpConformanceSuite(target: HttpConformanceTarget): void 
         expect(body(await list('?foo&items_per_page=1')).next).toBe(link('?foo=&items_per_page=1&page=2'));
       });
 
-      it('use the Host header the request came with', async () => {
-        const res = await list('?items_per_page=1', { headers: { host: 'papers.test:8080' } });
+      it('use the Host header the request came with, when the host is allowed', async () => {
+        const res = await rawRequest(hosted.url, `${MOUNT}/papers/?items_per_page=1`, { headers: { host: 'papers.test:8080' } });
+        expect(res.status).toBe(200);
         expect(body(res).next).toBe('http://papers.test:8080/api/v1/papers/?items_per_page=1&page=2');
+      });
+
+      it('refuse a host outside allowedHosts with 400, on every path, before touching the source', async () => {
+        for (const path of ['/papers/', '/papers/deep-learning/', '/papers', '/papers/?page=abc']) {
+          const res = await rawRequest(fixture.url, `${MOUNT}${path}`, { headers: { host: 'evil.example' } });
+          expect(res.status, path).toBe(400);
+          expect(res.text).toBe('{"detail":"Invalid host: it is not among the allowed hosts of this server."}');
+          expect(res.headers['content-type']).toBe('application/json');
+        }
+        const poisoned = await rawRequest(hosted.url, `${MOUNT}/papers/`, { headers: { host: 'papers.test.evil.example' } });
+        expect(poisoned.status).toBe(400);
+      });
+
+      it('accept the local addresses by default, on any port', async () => {
+        for (const host of ['localhost:9999', '127.0.0.1', '[::1]:8000', 'LOCALHOST']) {
+          const res = await rawRequest(fixture.url, `${MOUNT}/papers/?items_per_page=1`, { headers: { host } });
+          expect(res.status, host).toBe(200);
+        }
+      });
+
+      it('take links from baseUrl whatever the Host header says', async () => {
+        const res = await rawRequest(rebased.url, `${MOUNT}/papers/?items_per_page=1`, { headers: { host: 'evil.example' } });
+        expect(res.status).toBe(200);
+        expect(body(res).next).toBe('https://papers.example.org/mirror/api/v1/papers/?items_per_page=1&page=2');
       });
 
       it('ignore X-Forwarded-* from an untrusted client', async () => {

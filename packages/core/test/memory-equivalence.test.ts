@@ -1,6 +1,6 @@
 import { queryFor } from '@paperlist/conformance';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createMemorySource, createScanSource, textWords, toPaper, type Paper, type PaperSource } from '../src/index.js';
+import { createMemorySource, createScanSource, textWords, type Paper, type PaperSource } from '../src/index.js';
 import { loadSamplePapers } from '../src/sample.js';
 
 /**
@@ -20,7 +20,8 @@ describe('memory engine = scan reference on random queries', () => {
     reference = createScanSource(papers);
   });
 
-  const ids = (results: Parameters<typeof toPaper>[0][]) => results.map((r) => toPaper(r).id);
+  // Both record shapes carry the id; no need to decode the JSON.
+  const ids = (results: { id: string }[]) => results.map((r) => r.id);
 
   async function check(raw: string, windows: (count: number) => [number, number][]): Promise<number> {
     const want = await reference.list(queryFor(raw, 0, 1e9));
@@ -124,12 +125,12 @@ describe('memory engine = scan reference on random queries', () => {
     ];
   }
 
-  it('agrees on 900 random requests, several windows each', async () => {
+  it('agrees on 700 random requests, several windows each', async () => {
     const next = generator(7);
     const windows = windowsFor(11);
     let checked = 0;
-    for (let i = 0; i < 900; i++) checked += await check(next(), windows);
-    expect(checked).toBeGreaterThan(4000);
+    for (let i = 0; i < 700; i++) checked += await check(next(), windows);
+    expect(checked).toBeGreaterThan(3000);
   });
 
   it('agrees on every single ordering and direction, with and without a search', async () => {

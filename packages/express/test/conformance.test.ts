@@ -66,11 +66,16 @@ for (const [name, express] of [
     afterAll(() => Promise.all(servers.map((server) => server.close())));
 
     it('honours X-Forwarded-Host and -Proto when the app trusts the proxy', async () => {
-      const server = await start({ source, mount: '/api/v1' }, { before: (app) => app.set('trust proxy', true) });
+      const server = await start(
+        { source, mount: '/api/v1', allowedHosts: ['papers.example.org'] },
+        { before: (app) => app.set('trust proxy', true) },
+      );
       const res = await rawRequest(server.url, '/api/v1/papers/?items_per_page=1', {
         headers: { 'x-forwarded-host': 'papers.example.org, inner.proxy', 'x-forwarded-proto': 'https' },
       });
       expect(JSON.parse(res.text).next).toBe('https://papers.example.org/api/v1/papers/?items_per_page=1&page=2');
+      const forged = await rawRequest(server.url, '/api/v1/papers/', { headers: { 'x-forwarded-host': 'evil.example' } });
+      expect(forged.status).toBe(400);
     });
 
     it('keeps the Host port when trusting the proxy but no X-Forwarded-Host is sent', async () => {

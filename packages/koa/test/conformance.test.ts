@@ -55,11 +55,16 @@ describe('@paperlist/koa', () => {
   afterAll(() => Promise.all(servers.map((server) => server.close())));
 
   it('honours X-Forwarded-Host and -Proto when app.proxy is set', async () => {
-    const server = await start({ source, prefix: '/api/v1' }, { before: (app) => (app.proxy = true) });
+    const server = await start(
+      { source, prefix: '/api/v1', allowedHosts: ['papers.example.org'] },
+      { before: (app) => (app.proxy = true) },
+    );
     const res = await rawRequest(server.url, '/api/v1/papers/?items_per_page=1', {
       headers: { 'x-forwarded-host': 'papers.example.org', 'x-forwarded-proto': 'https' },
     });
     expect(JSON.parse(res.text).next).toBe('https://papers.example.org/api/v1/papers/?items_per_page=1&page=2');
+    const forged = await rawRequest(server.url, '/api/v1/papers/', { headers: { 'x-forwarded-host': 'evil.example' } });
+    expect(forged.status).toBe(400);
   });
 
   it('works without a prefix and with a trailing slash on it', async () => {

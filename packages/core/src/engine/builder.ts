@@ -41,9 +41,8 @@ export class IndexBuilder {
   private readonly stream = new TokenStream();
   private words = new Uint32Array(1 << 14);
   private readonly fieldLengths: number[] = [];
-  private df = new Uint32Array(1 << 16);
-  private tf = new Uint32Array(1 << 16);
-  private stamp = new Int32Array(1 << 16).fill(-1);
+  // Per build-time word number: the last paper that held it, its papers, its positions.
+  private counts = new Int32Array(3 << 16);
   private ids: string[] = [];
   private published: (string | null)[] = [];
   private arxivIds: (string | null)[] = [];
@@ -87,15 +86,16 @@ export class IndexBuilder {
     const big = layoutEnd > MAX_POSITION + 1;
 
     this.ensureWordCapacity(table.size);
-    const { df, tf, stamp } = this;
+    const counts = this.counts;
+    const stamp = i + 1;
     for (let k = 0; k < at; k++) {
-      const w = words[k]!;
-      if (stamp[w] !== i) {
-        stamp[w] = i;
-        df[w]!++;
-        if (big) tf[w]!++;
+      const c = 3 * words[k]!;
+      if (counts[c] !== stamp) {
+        counts[c] = stamp;
+        counts[c + 1]!++;
+        if (big) counts[c + 2]!++;
       }
-      if (!big) tf[w]!++;
+      if (!big) counts[c + 2]!++;
     }
     this.stream.write(fields, fields.length, words, at);
 
@@ -113,17 +113,12 @@ export class IndexBuilder {
   }
 
   private ensureWordCapacity(size: number): void {
-    if (size <= this.df.length) return;
-    let capacity = this.df.length * 2;
-    while (capacity < size) capacity *= 2;
-    const grow = <T extends Uint32Array | Int32Array>(old: T, made: T): T => {
-      made.set(old);
-      return made;
-    };
-    this.df = grow(this.df, new Uint32Array(capacity));
-    this.tf = grow(this.tf, new Uint32Array(capacity));
-    const stamp = new Int32Array(capacity).fill(-1);
-    this.stamp = grow(this.stamp, stamp);
+    if (3 * size <= this.counts.length) return;
+    let capacity = this.counts.length * 2;
+    while (capacity < 3 * size) capacity *= 2;
+    const counts = new Int32Array(capacity);
+    counts.set(this.counts);
+    this.counts = counts;
   }
 
   /** Lays out the index. Throws on a duplicate id. The builder cannot be used afterwards. */
@@ -144,11 +139,15 @@ export class IndexBuilder {
     numberOf.clear();
 
     // Orders. Documents are numbered by title then id: the default order is the numbering.
+    const t0 = performance.now();
     const { order, data } = this.layoutOrders();
+    const t1 = performance.now();
     const store = this.store.finish(order);
-
+    const t2 = performance.now();
     const postings = this.layoutPostings(n, order, renumber);
+    const t3 = performance.now();
     const layout = this.layoutFields(n, order);
+    if (process.env.PAPERLIST_BUILD_TIMES) console.log(`orders ${(t1 - t0) | 0}ms store ${(t2 - t1) | 0}ms postings ${(t3 - t2) | 0}ms`);
     return {
       n,
       vocabulary: new Vocabulary(sortedWords),
@@ -208,12 +207,10 @@ export class IndexBuilder {
     const df = new Uint32Array(V);
     const tf = new Uint32Array(V);
     for (let w = 0; w < V; w++) {
-      df[renumber[w]!] = this.df[w]!;
-      tf[renumber[w]!] = this.tf[w]!;
+      df[renumber[w]!] = this.counts[3 * w + 1]!;
+      tf[renumber[w]!] = this.counts[3 * w + 2]!;
     }
-    this.df = new Uint32Array(0);
-    this.tf = new Uint32Array(0);
-    this.stamp = new Int32Array(0);
+    this.counts = new Int32Array(0);
 
     const wordsPerSet = bitsetWords(n);
     const dense = new Uint8Array(V);
@@ -238,10 +235,18 @@ export class IndexBuilder {
     const positions = new Uint16Array(positionsAt[V]!);
     const skip = new Uint32Array(skipAt[V]!);
 
-    const docCursor = docsAt.slice();
-    const positionCursor = positionsAt.slice(0, V);
-    const pairCount = new Uint32Array(V);
-    const stamp = new Int32Array(V).fill(-1);
+    // One record per build-time word number, so each word read touches one cache line:
+    // position cursor, last document + 1, pairs so far, document cursor (or bitset base, dense), skip base, dense.
+    const META = 6;
+    const meta = new Uint32Array(V * META);
+    for (let b = 0; b < V; b++) {
+      const w = renumber[b]!;
+      const m = b * META;
+      meta[m] = positionsAt[w]!;
+      meta[m + 3] = dense[w] === 1 ? docsAt[w]! * wordsPerSet : docsAt[w]!;
+      meta[m + 4] = skipAt[w]!;
+      meta[m + 5] = dense[w]!;
+    }
     let distinct = new Uint32Array(1024);
     const fieldLengths: number[] = [];
     const oversize = this.oversize.array;
@@ -249,9 +254,9 @@ export class IndexBuilder {
     for (let d = 0; d < n; d++) {
       const input = order[d]!;
       const big = oversize[input] === 1;
-      const { bytes, at: start } = this.stream.locate(input);
-      let at = start;
-      // varint reader, inlined for speed
+      const bytes = this.stream.bytesOf(input);
+      let at = this.stream.startOf(input);
+      // varint reader, inlined for speed (all values stay far below 2^28)
       let value = 0;
       let shift = 0;
       let b = 0;
@@ -277,6 +282,7 @@ export class IndexBuilder {
       if (distinct.length < wordCount) distinct = new Uint32Array(wordCount * 2);
       let distinctCount = 0;
       let position = 0;
+      const stamp = d + 1;
       for (let f = 0; f < fieldCount; f++) {
         const length = fieldLengths[f]!;
         for (let j = 0; j < length; j++) {
@@ -284,26 +290,26 @@ export class IndexBuilder {
           shift = 0;
           do {
             b = bytes[at++]!;
-            value += (b & 0x7f) * 2 ** shift;
+            value |= (b & 0x7f) << shift;
             shift += 7;
           } while (b >= 0x80);
-          const w = renumber[value]!;
-          if (stamp[w] !== d) {
-            stamp[w] = d;
-            distinct[distinctCount++] = w;
-            const pair = pairCount[w]!++;
-            if ((pair & ((1 << SKIP_SHIFT) - 1)) === 0) skip[skipAt[w]! + (pair >>> SKIP_SHIFT)] = positionCursor[w]!;
-            if (dense[w] === 1) bitsets[docsAt[w]! * wordsPerSet + (d >>> 5)]! |= 1 << (d & 31);
-            else listDocs[docCursor[w]!++] = d;
-            if (big) positions[positionCursor[w]!++] = 0;
+          const m = value * META;
+          if (meta[m + 1] !== stamp) {
+            meta[m + 1] = stamp;
+            distinct[distinctCount++] = m;
+            const pair = meta[m + 2]!;
+            meta[m + 2] = pair + 1;
+            if ((pair & ((1 << SKIP_SHIFT) - 1)) === 0) skip[meta[m + 4]! + (pair >>> SKIP_SHIFT)] = meta[m]!;
+            if (meta[m + 5] === 1) bitsets[meta[m + 3]! + (d >>> 5)]! |= 1 << (d & 31);
+            else listDocs[meta[m + 3]!++] = d;
+            if (big) positions[meta[m]!++] = 0;
           }
-          if (!big) positions[positionCursor[w]!++] = position + j;
+          if (!big) positions[meta[m]!++] = position + j;
         }
         position += length + 1;
       }
       for (let k = 0; k < distinctCount; k++) {
-        const w = distinct[k]!;
-        positions[positionCursor[w]! - 1]! |= LAST;
+        positions[meta[distinct[k]!]! - 1]! |= LAST;
       }
     }
 

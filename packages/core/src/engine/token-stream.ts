@@ -10,7 +10,7 @@ export class TokenStream {
   private chunk = new Uint8Array(1 << 20);
   private used = 0;
   private readonly chunkOf: number[] = [];
-  private readonly startOf: number[] = [];
+  private readonly starts: number[] = [];
   private scratch = new Uint8Array(1 << 16);
 
   /** Bytes held. */
@@ -36,7 +36,7 @@ export class TokenStream {
     }
     this.chunk.set(out.subarray(0, at), this.used);
     this.chunkOf.push(this.chunks.length);
-    this.startOf.push(this.used);
+    this.starts.push(this.used);
     this.used += at;
   }
 
@@ -47,9 +47,14 @@ export class TokenStream {
     this.used = 0;
   }
 
-  /** The bytes of paper `i` start at `reader.at` of `reader.bytes`. */
-  locate(i: number): { bytes: Uint8Array; at: number } {
-    return { bytes: this.chunks[this.chunkOf[i]!]!, at: this.startOf[i]! };
+  /** The chunk holding paper `i`. */
+  bytesOf(i: number): Uint8Array {
+    return this.chunks[this.chunkOf[i]!]!;
+  }
+
+  /** Where paper `i` starts in its chunk. */
+  startOf(i: number): number {
+    return this.starts[i]!;
   }
 }
 

@@ -17,11 +17,12 @@ for (let c = 65; c <= 90; c++) ASCII_FOLD[c] = c + 32;
  * pool; `words()` makes the strings once, at the end.
  */
 export class WordTable {
-  private table = new Int32Array(1 << 16); // word number + 1; 0 is empty
+  // Slots of two: word number + 1 (0 is empty), then the word's hash, so a probe reads one line.
+  private table = new Int32Array(2 << 16);
   private mask = (1 << 16) - 1;
   private hashes = new Int32Array(1 << 12);
-  private starts = new Uint32Array(1 << 12);
-  private lengths = new Uint32Array(1 << 12);
+  // Per word: start in `chars`, then length.
+  private spans = new Uint32Array(2 << 12);
   private chars = new Uint16Array(1 << 16);
   private used = 0;
   private count = 0;
@@ -34,8 +35,8 @@ export class WordTable {
   words(): string[] {
     const words = new Array<string>(this.count);
     for (let id = 0; id < this.count; id++) {
-      const start = this.starts[id]!;
-      words[id] = codesToString(this.chars, start, start + this.lengths[id]!);
+      const start = this.spans[2 * id]!;
+      words[id] = codesToString(this.chars, start, start + this.spans[2 * id + 1]!);
     }
     return words;
   }
@@ -76,13 +77,14 @@ export class WordTable {
     let hash = FNV_BASIS;
     for (let i = 0; i < word.length; i++) hash = Math.imul(hash ^ word.charCodeAt(i), FNV_PRIME);
     const length = word.length;
+    const table = this.table;
     let slot = hash & this.mask;
     for (;;) {
-      const entry = this.table[slot]!;
+      const entry = table[2 * slot]!;
       if (entry === 0) break;
       const id = entry - 1;
-      if (this.hashes[id] === hash && this.lengths[id] === length) {
-        const s = this.starts[id]!;
+      if (table[2 * slot + 1] === hash && this.spans[2 * id + 1] === length) {
+        const s = this.spans[2 * id]!;
         let j = 0;
         while (j < length && this.chars[s + j] === word.charCodeAt(j)) j++;
         if (j === length) return id;
@@ -90,7 +92,7 @@ export class WordTable {
       slot = (slot + 1) & this.mask;
     }
     const id = this.reserve(slot, hash, length);
-    const s = this.starts[id]!;
+    const s = this.spans[2 * id]!;
     for (let j = 0; j < length; j++) this.chars[s + j] = word.charCodeAt(j);
     return id;
   }
@@ -101,14 +103,16 @@ export class WordTable {
   }
 
   private lookupAscii(text: string, from: number, length: number, hash: number): number {
-    let slot = hash & this.mask;
+    const table = this.table;
     const chars = this.chars;
+    const spans = this.spans;
+    let slot = hash & this.mask;
     for (;;) {
-      const entry = this.table[slot]!;
+      const entry = table[2 * slot]!;
       if (entry === 0) break;
       const id = entry - 1;
-      if (this.hashes[id] === hash && this.lengths[id] === length) {
-        const s = this.starts[id]!;
+      if (table[2 * slot + 1] === hash && spans[2 * id + 1] === length) {
+        const s = spans[2 * id]!;
         let j = 0;
         while (j < length && chars[s + j] === ASCII_FOLD[text.charCodeAt(from + j)]) j++;
         if (j === length) return id;
@@ -116,7 +120,7 @@ export class WordTable {
       slot = (slot + 1) & this.mask;
     }
     const id = this.reserve(slot, hash, length);
-    const s = this.starts[id]!;
+    const s = this.spans[2 * id]!;
     for (let j = 0; j < length; j++) this.chars[s + j] = ASCII_FOLD[text.charCodeAt(from + j)]!;
     return id;
   }
@@ -126,8 +130,7 @@ export class WordTable {
     const id = this.count++;
     if (id >= this.hashes.length) {
       this.hashes = grow(this.hashes, new Int32Array(this.hashes.length * 2));
-      this.starts = grow(this.starts, new Uint32Array(this.starts.length * 2));
-      this.lengths = grow(this.lengths, new Uint32Array(this.lengths.length * 2));
+      this.spans = grow(this.spans, new Uint32Array(this.spans.length * 2));
     }
     if (this.used + length > this.chars.length) {
       let size = this.chars.length * 2;
@@ -135,22 +138,25 @@ export class WordTable {
       this.chars = grow(this.chars, new Uint16Array(size));
     }
     this.hashes[id] = hash;
-    this.starts[id] = this.used;
-    this.lengths[id] = length;
+    this.spans[2 * id] = this.used;
+    this.spans[2 * id + 1] = length;
     this.used += length;
-    this.table[slot] = id + 1;
-    if (this.count * 2 > this.table.length) this.rehash();
+    this.table[2 * slot] = id + 1;
+    this.table[2 * slot + 1] = hash;
+    if (this.count * 4 > this.table.length) this.rehash();
     return id;
   }
 
   private rehash(): void {
-    const size = this.table.length * 2;
-    const table = new Int32Array(size);
-    const mask = size - 1;
+    const slots = this.table.length; // twice the old slot count
+    const table = new Int32Array(slots * 2);
+    const mask = slots - 1;
     for (let id = 0; id < this.count; id++) {
-      let slot = this.hashes[id]! & mask;
-      while (table[slot] !== 0) slot = (slot + 1) & mask;
-      table[slot] = id + 1;
+      const hash = this.hashes[id]!;
+      let slot = hash & mask;
+      while (table[2 * slot] !== 0) slot = (slot + 1) & mask;
+      table[2 * slot] = id + 1;
+      table[2 * slot + 1] = hash;
     }
     this.table = table;
     this.mask = mask;

@@ -12,7 +12,7 @@ const papers = [
   makePaper({ id: 'c', title: 'Gamma' }),
 ];
 const source = createMemorySource(papers, { version: 'v1' });
-const handle = createPapersHandler({ source, pageSize: 2 });
+const handle = createPapersHandler({ source, pageSize: 2, allowedHosts: ['h'] });
 const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 const text = (body: Uint8Array | null) => (body === null ? null : new TextDecoder().decode(body));
 

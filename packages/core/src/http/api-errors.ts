@@ -12,11 +12,16 @@ export const API_ERRORS = {
     detail: 'Malformed query string: invalid percent-encoding or UTF-8.',
   },
   'control-character': { status: 400, detail: 'Query string contains control characters.' },
+  'invalid-host': { status: 400, detail: 'Invalid host: it is not among the allowed hosts of this server.' },
   'method-not-allowed': { status: 405, detail: 'Method "{method}" not allowed.' },
   'not-acceptable': { status: 406, detail: 'Could not satisfy the request Accept header.' },
   'source-unavailable': {
     status: 503,
     detail: 'The paper catalogue is temporarily unavailable. Try again later.',
+  },
+  'source-timeout': {
+    status: 503,
+    detail: 'The paper catalogue did not answer in time. Try again later.',
   },
 } as const satisfies Record<string, { status: number; detail: string }>;
 

@@ -23,7 +23,25 @@ export interface PapersHandlerOptions {
    * Default: written to `console.error`.
    */
   onError?: (error: unknown, request: PapersRequest) => void;
+  /**
+   * Hosts whose requests may shape absolute links, when there is no `baseUrl`: `example.org`
+   * (any port), `.example.org` (it and its subdomains) or `*` (any: only behind a proxy that
+   * checks the host itself). A request for any other host gets `400`, so a forged `Host` or
+   * `X-Forwarded-Host` can never poison links or caches. Default: the local addresses
+   * `localhost`, `127.0.0.1` and `[::1]`. Ignored when `baseUrl` is set.
+   */
+  allowedHosts?: readonly string[];
+  /**
+   * Milliseconds a source call may take before the request is answered `503` with
+   * `Retry-After` and the call's `signal` is aborted. Default: no limit.
+   */
+  timeoutMs?: number;
+  /** The `Retry-After` seconds of a `503`. Default 5. */
+  retryAfterSeconds?: number;
 }
+
+/** The hosts allowed by default: local addresses, for development. */
+export const DEFAULT_ALLOWED_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
 
 /** Results per page when neither the options nor `items_per_page` say otherwise. */
 export const DEFAULT_PAGE_SIZE = 50;
@@ -37,6 +55,9 @@ export interface ResolvedHandlerOptions {
   pageSize: number;
   maxPageSize: number;
   onError: (error: unknown, request: PapersRequest) => void;
+  allowedHosts: readonly string[] | null;
+  timeoutMs: number | null;
+  retryAfterSeconds: number;
 }
 
 /** Thrown at construction when options are unusable; `code` names the option. */
@@ -69,12 +90,27 @@ export function resolveHandlerOptions(options: PapersHandlerOptions): ResolvedHa
   if (pageSize > maxPageSize) {
     throw new PaperlistOptionsError('pageSize', `paperlist: \`pageSize\` (${pageSize}) exceeds \`maxPageSize\` (${maxPageSize}).`);
   }
+  const { timeoutMs, retryAfterSeconds = 5, allowedHosts = DEFAULT_ALLOWED_HOSTS } = options;
+  if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
+    throw new PaperlistOptionsError('timeoutMs', `paperlist: \`timeoutMs\` must be a positive number, got ${String(timeoutMs)}.`);
+  }
+  if (!Number.isSafeInteger(retryAfterSeconds) || retryAfterSeconds < 0) {
+    throw new PaperlistOptionsError('retryAfterSeconds', `paperlist: \`retryAfterSeconds\` must be a whole number of seconds, got ${String(retryAfterSeconds)}.`);
+  }
+  if (!Array.isArray(allowedHosts) || allowedHosts.some((host) => typeof host !== 'string' || host === '')) {
+    throw new PaperlistOptionsError('allowedHosts', 'paperlist: `allowedHosts` must be an array of host names.');
+  }
+  const baseUrl = options.baseUrl === undefined ? null : normalizeBaseUrl(options.baseUrl);
   return {
     source,
-    baseUrl: options.baseUrl === undefined ? null : normalizeBaseUrl(options.baseUrl),
+    baseUrl,
     pageSize,
     maxPageSize,
     onError: options.onError ?? defaultOnError,
+    // With a baseUrl the request's host never reaches a link: nothing to check.
+    allowedHosts: baseUrl === null ? allowedHosts.map((host) => host.toLowerCase()) : null,
+    timeoutMs: timeoutMs ?? null,
+    retryAfterSeconds,
   };
 }
 

@@ -13,7 +13,7 @@ const papers = [
   makePaper({ id: 'c', title: 'Gamma rays', published: '2019-05-05', arxiv_id: '1905.00001' }),
 ];
 const source = createMemorySource(papers, { version: 'v1' });
-const handle = createPapersHandler({ source, pageSize: 2 });
+const handle = createPapersHandler({ source, pageSize: 2, allowedHosts: ['h'] });
 const text = (body: Uint8Array | null) => (body === null ? null : new TextDecoder().decode(body));
 
 async function call(url: string, init: { method?: string; headers?: Record<string, string>; basePath?: string } = {}) {
@@ -124,8 +124,81 @@ describe('createPapersHandler', () => {
     expect(onError.mock.calls[0]![0]).toBeInstanceOf(Error);
   });
 
+  it('answers a timed-out source with 503 and Retry-After, aborting its signal', async () => {
+    let seen: AbortSignal | undefined;
+    const hanging: PaperSource = {
+      list: (_query, options) => {
+        seen = options?.signal;
+        return new Promise(() => {});
+      },
+      get: () => new Promise(() => {}),
+    };
+    const onError = vi.fn();
+    const slow = createPapersHandler({ source: hanging, timeoutMs: 30, retryAfterSeconds: 7, onError });
+    const response = await slow({ method: 'GET', url: '/papers/', headers: {} });
+    expect(response?.status).toBe(503);
+    expect(response?.headers['Retry-After']).toBe('7');
+    expect(text(response!.body)).toBe('{"detail":"The paper catalogue did not answer in time. Try again later."}');
+    expect(seen?.aborted).toBe(true);
+    expect(onError).toHaveBeenCalledOnce();
+  });
+
+  it('passes the client disconnect on to the source', async () => {
+    const controller = new AbortController();
+    let seen: AbortSignal | undefined;
+    const watching: PaperSource = {
+      list: (_query, options) => {
+        seen = options?.signal;
+        return new Promise((_, reject) => options?.signal?.addEventListener('abort', () => reject(new Error('aborted'))));
+      },
+      get: () => Promise.resolve(null),
+    };
+    const onError = vi.fn();
+    for (const timeoutMs of [undefined, 10_000]) {
+      const handler = createPapersHandler({ source: watching, onError, ...(timeoutMs ? { timeoutMs } : {}) });
+      const pending = handler({ method: 'GET', url: '/papers/', headers: {}, signal: controller.signal });
+      controller.abort();
+      expect((await pending)?.status).toBe(503);
+      expect(seen?.aborted).toBe(true);
+    }
+    // Nobody is listening any more: not worth reporting.
+    expect(onError).not.toHaveBeenCalled();
+  });
+
+  it.each([
+    ['h', 200],
+    ['h:8080', 200],
+    ['H', 200],
+    ['api.h', 400],
+    ['evil.example', 400],
+    ['', 400],
+    ['h@evil', 400],
+  ])('Host %j gets %i', async (host, status) => {
+    const response = await handle({ method: 'GET', url: '/api/papers/', headers: { host }, basePath: '/api' });
+    expect(response?.status).toBe(status);
+  });
+
+  it('answers page=last wholly from one catalogue when it is swapped between calls', async () => {
+    const small = createMemorySource(papers.slice(0, 1));
+    const big = createMemorySource([...papers, ...['d', 'e', 'f'].map((id) => makePaper({ id }))]);
+    let calls = 0;
+    const swapping: PaperSource = {
+      list: (query) => (calls++ === 0 ? small : big).list(query),
+      get: (id) => big.get(id),
+    };
+    const handler = createPapersHandler({ source: swapping, pageSize: 2 });
+    const response = await handler({ method: 'GET', url: '/papers/?page=last', headers: {} });
+    const body = JSON.parse(text(response!.body)!);
+    expect(body.count).toBe(6);
+    expect(body.next).toBeNull();
+    expect(body.results).toHaveLength(2);
+  });
+
   it.each([
     [{ source: undefined }, 'source'],
+    [{ source, timeoutMs: 0 }, 'timeoutMs'],
+    [{ source, retryAfterSeconds: -1 }, 'retryAfterSeconds'],
+    [{ source, allowedHosts: 'localhost' }, 'allowedHosts'],
     [{ source, pageSize: 0 }, 'pageSize'],
     [{ source, maxPageSize: 1.5 }, 'maxPageSize'],
     [{ source, pageSize: 600 }, 'pageSize'],
@@ -142,7 +215,7 @@ describe('createPapersHandler', () => {
 });
 
 describe('createFetchHandler', () => {
-  const fetchHandler = createFetchHandler({ source, mount: '/api/v1' });
+  const fetchHandler = createFetchHandler({ source, mount: '/api/v1', allowedHosts: ['example.org'] });
   it('serves the list through WHATWG Request and Response', async () => {
     const response = await fetchHandler(new Request('http://example.org/api/v1/papers/?items_per_page=1&q=gamma'));
     expect(response.status).toBe(200);

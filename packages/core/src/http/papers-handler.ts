@@ -8,6 +8,8 @@ import { buildPageLinks, pageCount } from '../pagination/page-links.js';
 import { parseListQuery, type ListRequest } from '../query/parse-list-query.js';
 import { lastValue, parseQueryString } from '../query/query-string.js';
 import type { PaperQuery } from '../source.js';
+import { isAllowedHost } from './allowed-hosts.js';
+import { callSource, SourceTimeoutError } from './call-source.js';
 import { computeEtag, ifNoneMatchMatches } from './etag.js';
 import { resolveHandlerOptions, type PapersHandlerOptions, type ResolvedHandlerOptions } from './handler-options.js';
 import type { ApiErrorCode } from './api-errors.js';
@@ -39,6 +41,10 @@ export function createPapersHandler(options: PapersHandlerOptions): PapersHandle
 
     const method = request.method.toUpperCase();
     const isHead = method === 'HEAD';
+    const host = requestHost(request);
+    if (config.allowedHosts !== null && host !== undefined && !isAllowedHost(host, config.allowedHosts)) {
+      return errorResponse('invalid-host', isHead);
+    }
     if (route.kind === 'redirect') {
       return jsonResponse(301, JSON.stringify({ detail: 'Moved permanently.' }), isHead, { Location: route.location });
     }
@@ -70,7 +76,7 @@ export function createPapersHandler(options: PapersHandlerOptions): PapersHandle
     const cacheHeaders: Record<string, string> = etag === undefined ? {} : { ETag: etag };
     try {
       if (route.kind === 'retrieve') {
-        const paper = await config.source.get(route.id, sourceCallOptions(request));
+        const paper = await callSource((options) => config.source.get(route.id, options), request.signal, config.timeoutMs);
         if (paper === null) return fail('not-found');
         if (representation === 'html') {
           const jsonUrl = urlWithQuery(linkOrigin(config, request) + pathname, withJsonFormat(parsed.pairs));
@@ -84,7 +90,9 @@ export function createPapersHandler(options: PapersHandlerOptions): PapersHandle
       return await listPapers(config, request, pathname, list.request, answer);
     } catch (error) {
       if (!request.signal?.aborted) config.onError(error, request);
-      return fail('source-unavailable');
+      const answer = fail(error instanceof SourceTimeoutError ? 'source-timeout' : 'source-unavailable');
+      answer.headers['Retry-After'] = String(config.retryAfterSeconds);
+      return answer;
     }
   };
 }
@@ -112,14 +120,18 @@ async function listPapers(
     offset,
     limit,
   });
-  let page = list.page;
-  if (page === 'last') {
-    const { count } = await config.source.list(query(0, 0), sourceCallOptions(request));
-    page = pageCount(count, pageSize);
-  }
+  const ask = (offset: number, limit: number) =>
+    callSource((options) => config.source.list(query(offset, limit), options), request.signal, config.timeoutMs);
+  let page = list.page === 'last' ? pageCount((await ask(0, 0)).count, pageSize) : list.page;
   const offset = (page - 1) * pageSize;
   if (offset > MAX_OFFSET) return fail('invalid-page');
-  const { count, results } = await config.source.list(query(offset, pageSize), sourceCallOptions(request));
+  let { count, results } = await ask(offset, pageSize);
+  // The catalogue may be swapped between the two calls of `page=last`: ask again so the
+  // answer comes wholly from one catalogue.
+  for (let attempt = 0; list.page === 'last' && page !== pageCount(count, pageSize) && attempt < 3; attempt++) {
+    page = pageCount(count, pageSize);
+    ({ count, results } = await ask((page - 1) * pageSize, pageSize));
+  }
   const lastPage = pageCount(count, pageSize);
   if (page > lastPage) return fail('invalid-page');
 
@@ -150,8 +162,13 @@ function linkOrigin(config: ResolvedHandlerOptions, request: PapersRequest): str
   return `http://${host ?? 'localhost'}`;
 }
 
-function sourceCallOptions(request: PapersRequest): { signal?: AbortSignal } {
-  return request.signal ? { signal: request.signal } : {};
+/** `host[:port]` the request was made for: from the adapter's origin, else the Host header. */
+function requestHost(request: PapersRequest): string | undefined {
+  if (request.origin) {
+    const start = request.origin.indexOf('//');
+    return start === -1 ? request.origin : request.origin.slice(start + 2);
+  }
+  return header(request, 'host');
 }
 
 /** A request header by name, the first value when repeated. */

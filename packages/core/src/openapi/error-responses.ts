@@ -12,7 +12,7 @@ const RESPONSE_NAMES: Readonly<Record<number, string>> = {
 };
 
 /** Codes that are only ever answered in JSON, whatever was asked (no HTML page exists for them). */
-const JSON_ONLY: ReadonlySet<ApiErrorCode> = new Set(['not-acceptable']);
+const JSON_ONLY: ReadonlySet<ApiErrorCode> = new Set(['not-acceptable', 'invalid-host']);
 
 /** The component name of the error response of a status. */
 export function errorResponseName(status: number): string {

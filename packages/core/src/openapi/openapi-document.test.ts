@@ -68,7 +68,7 @@ describe('createOpenApiDocument', () => {
 });
 
 describe('{mount}/schema/', () => {
-  const handle = createPapersHandler({ source: createMemorySource([makePaper({ id: 'a' })]), pageSize: 7 });
+  const handle = createPapersHandler({ source: createMemorySource([makePaper({ id: 'a' })]), pageSize: 7, allowedHosts: ['h'] });
   const call = (method: string, url: string, headers: Record<string, string> = {}) =>
     handle({ method, url, headers: { host: 'h', ...headers }, basePath: '/api/v1', origin: 'http://h' });
 

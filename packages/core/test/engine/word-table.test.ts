@@ -1,0 +1,48 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { WordTable } from '../../src/engine/word-table.js';
+import { loadSamplePapers } from '../../src/sample.js';
+import { textWords } from '../../src/text/words.js';
+
+function words(table: WordTable, text: string): string[] {
+  const out = new Uint32Array(text.length + 1);
+  const end = table.tokenize(text, out, 0);
+  const all = table.words();
+  return Array.from(out.subarray(0, end), (id) => all[id]!);
+}
+
+describe('WordTable', () => {
+  it('splits and folds exactly like textWords on the sample', async () => {
+    const table = new WordTable();
+    const texts = (await loadSamplePapers()).flatMap((paper) => [paper.title, paper.abstract, ...paper.authors]);
+    const numbers = texts.map((text) => {
+      const out = new Uint32Array(text.length + 1);
+      return Array.from(out.subarray(0, table.tokenize(text, out, 0)));
+    });
+    const all = table.words();
+    texts.forEach((text, i) => expect(numbers[i]!.map((id) => all[id])).toEqual(textWords(text)));
+  });
+
+  it('splits and folds exactly like textWords on random text', () => {
+    const alphabet = ['a', 'Z', 'q', '0', '9', ' ', '-', '_', '.', '$', '\\', '{', 'é', 'É', 'ü', 'ł', 'ß', 'ﬁ', 'İ', '\u212a', '\u0301', '日', '😀', '²', 'ǅ', '\u00a0', '\t', '"'];
+    const table = new WordTable();
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...alphabet), { maxLength: 40 }), fc.string({ maxLength: 20 }), (chars, extra) => {
+        const text = chars.join('') + extra;
+        expect(words(table, text)).toEqual(textWords(text));
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  it('numbers each distinct word once, in order of first appearance', () => {
+    const table = new WordTable();
+    const out = new Uint32Array(64);
+    const end = table.tokenize('Beta alpha BETA gamma café Café', out, 0);
+    expect(Array.from(out.subarray(0, end))).toEqual([0, 1, 0, 2, 3, 3]);
+    expect(table.words()).toEqual(['beta', 'alpha', 'gamma', 'cafe']);
+    for (let i = 0; i < 5000; i++) table.wordNumber(`w${i}`); // forces the table to grow
+    expect(table.wordNumber('w4999')).toBe(4 + 4999);
+    expect(table.wordNumber('alpha')).toBe(1);
+  });
+});

@@ -1,3 +1,4 @@
+import { uint32Array } from './alloc.js';
 /**
  * Bitsets over document numbers: `Uint32Array`s where bit `d & 31` of word `d >>> 5` is
  * document `d`. Small, allocation-free helpers used by every part of the engine.
@@ -32,7 +33,7 @@ export function countBits(bits: Uint32Array, from = 0, to = bits.length): number
 
 /** The set documents of `bits[from..to)` in ascending order (`count` of them, if known). */
 export function bitsToList(bits: Uint32Array, count: number, from = 0, to = bits.length): Uint32Array {
-  const out = new Uint32Array(count);
+  const out = uint32Array(count);
   let k = 0;
   for (let i = from; i < to && k < count; i++) {
     let v = bits[i]!;

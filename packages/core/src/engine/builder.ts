@@ -11,6 +11,7 @@ import { denseRanks, inverse, sortByRank } from './ranks.js';
 import { TokenStream } from './token-stream.js';
 import { Vocabulary } from './vocabulary.js';
 import { WordTable } from './word-table.js';
+import { int32Array, uint16Array, uint32Array, uint8Array } from './alloc.js';
 
 /** Everything an engine answers from: built once, never changed. */
 export interface IndexData {
@@ -39,16 +40,16 @@ export class IndexBuilder {
   private readonly table = new WordTable();
   private readonly store = new PaperStoreBuilder();
   private readonly stream = new TokenStream();
-  private words = new Uint32Array(1 << 14);
+  private words = uint32Array(1 << 14);
   private readonly fieldLengths: number[] = [];
   // Per build-time word number: the last paper that held it, its papers, its positions.
-  private counts = new Int32Array(3 << 16);
+  private counts = int32Array(3 << 16);
   private ids: string[] = [];
   private published: (string | null)[] = [];
   private arxivIds: (string | null)[] = [];
   private titleKeys: string[] = [];
-  private readonly lengths = new Growable(Uint32Array); // title, abstract, authors per paper
-  private readonly oversize = new Growable(Uint8Array);
+  private readonly lengths = new Growable(uint32Array); // title, abstract, authors per paper
+  private readonly oversize = new Growable(uint8Array);
   private readonly totals: FieldLengths = { title: 0, abstract: 0, authors: 0 };
   private finished = false;
 
@@ -64,7 +65,7 @@ export class IndexBuilder {
 
     let need = paper.title.length + paper.abstract.length;
     for (const name of paper.authors) need += name.length;
-    if (this.words.length < need) this.words = new Uint32Array(need * 2);
+    if (this.words.length < need) this.words = uint32Array(need * 2);
     const words = this.words;
     const table = this.table;
     const fields = this.fieldLengths;
@@ -116,7 +117,7 @@ export class IndexBuilder {
     if (3 * size <= this.counts.length) return;
     let capacity = this.counts.length * 2;
     while (capacity < 3 * size) capacity *= 2;
-    const counts = new Int32Array(capacity);
+    const counts = int32Array(capacity);
     counts.set(this.counts);
     this.counts = counts;
   }
@@ -134,7 +135,7 @@ export class IndexBuilder {
     const sortedWords = tableWords.slice().sort();
     const numberOf = new Map<string, number>();
     for (let r = 0; r < sortedWords.length; r++) numberOf.set(sortedWords[r]!, r);
-    const renumber = new Uint32Array(table.size);
+    const renumber = uint32Array(table.size);
     for (let w = 0; w < table.size; w++) renumber[w] = numberOf.get(tableWords[w]!)!;
     numberOf.clear();
 
@@ -174,7 +175,7 @@ export class IndexBuilder {
     const order = sortByRank(byIdInput, title.ranks, title.distinct, false);
     const numberOf = inverse(order);
     const renumberRanks = (ranks: Uint32Array) => {
-      const out = new Uint32Array(n);
+      const out = uint32Array(n);
       for (let d = 0; d < n; d++) out[d] = ranks[order[d]!]!;
       return out;
     };
@@ -184,9 +185,9 @@ export class IndexBuilder {
       published: renumberRanks(published.ranks),
       arxiv_id: renumberRanks(arxiv.ranks),
     };
-    const byId = new Uint32Array(n);
+    const byId = uint32Array(n);
     for (let r = 0; r < n; r++) byId[r] = numberOf[byIdInput[r]!]!;
-    const identity = new Uint32Array(n);
+    const identity = uint32Array(n);
     for (let d = 0; d < n; d++) identity[d] = d;
     const data: OrderData = {
       n,
@@ -204,8 +205,8 @@ export class IndexBuilder {
 
   private layoutPostings(n: number, order: Uint32Array, renumber: Uint32Array): Postings {
     const V = renumber.length;
-    const df = new Uint32Array(V);
-    const tf = new Uint32Array(V);
+    const df = uint32Array(V);
+    const tf = uint32Array(V);
     for (let w = 0; w < V; w++) {
       df[renumber[w]!] = this.counts[3 * w + 1]!;
       tf[renumber[w]!] = this.counts[3 * w + 2]!;
@@ -213,10 +214,10 @@ export class IndexBuilder {
     this.counts = new Int32Array(0);
 
     const wordsPerSet = bitsetWords(n);
-    const dense = new Uint8Array(V);
-    const docsAt = new Uint32Array(V);
-    const positionsAt = new Uint32Array(V + 1);
-    const skipAt = new Uint32Array(V + 1);
+    const dense = uint8Array(V);
+    const docsAt = uint32Array(V);
+    const positionsAt = uint32Array(V + 1);
+    const skipAt = uint32Array(V + 1);
     let listTotal = 0;
     let denseCount = 0;
     for (let w = 0; w < V; w++) {
@@ -230,15 +231,15 @@ export class IndexBuilder {
       positionsAt[w + 1] = positionsAt[w]! + tf[w]!;
       skipAt[w + 1] = skipAt[w]! + ((df[w]! + (1 << SKIP_SHIFT) - 1) >>> SKIP_SHIFT);
     }
-    const listDocs = new Uint32Array(listTotal);
-    const bitsets = new Uint32Array(denseCount * wordsPerSet);
-    const positions = new Uint16Array(positionsAt[V]!);
-    const skip = new Uint32Array(skipAt[V]!);
+    const listDocs = uint32Array(listTotal);
+    const bitsets = uint32Array(denseCount * wordsPerSet);
+    const positions = uint16Array(positionsAt[V]!);
+    const skip = uint32Array(skipAt[V]!);
 
     // One record per build-time word number, so each word read touches one cache line:
     // position cursor, last document + 1, pairs so far, document cursor (or bitset base, dense), skip base, dense.
     const META = 6;
-    const meta = new Uint32Array(V * META);
+    const meta = uint32Array(V * META);
     for (let b = 0; b < V; b++) {
       const w = renumber[b]!;
       const m = b * META;
@@ -247,7 +248,7 @@ export class IndexBuilder {
       meta[m + 4] = skipAt[w]!;
       meta[m + 5] = dense[w]!;
     }
-    let distinct = new Uint32Array(1024);
+    let distinct = uint32Array(1024);
     const fieldLengths: number[] = [];
     const oversize = this.oversize.array;
 
@@ -279,7 +280,7 @@ export class IndexBuilder {
         fieldLengths.push(value);
         wordCount += value;
       }
-      if (distinct.length < wordCount) distinct = new Uint32Array(wordCount * 2);
+      if (distinct.length < wordCount) distinct = uint32Array(wordCount * 2);
       let distinctCount = 0;
       let position = 0;
       const stamp = d + 1;
@@ -314,7 +315,7 @@ export class IndexBuilder {
     }
 
     const blocksPerSet = (wordsPerSet >>> RANK_BLOCK_SHIFT) + 1;
-    const rankDirectory = new Uint32Array(denseCount * blocksPerSet);
+    const rankDirectory = uint32Array(denseCount * blocksPerSet);
     for (let s = 0; s < denseCount; s++) {
       let count = 0;
       const base = s * wordsPerSet;
@@ -328,9 +329,9 @@ export class IndexBuilder {
   }
 
   private layoutFields(n: number, order: Uint32Array): FieldLayout {
-    const titleLength = new Uint16Array(n);
-    const abstractLength = new Uint16Array(n);
-    const authorsLength = new Uint16Array(n);
+    const titleLength = uint16Array(n);
+    const abstractLength = uint16Array(n);
+    const authorsLength = uint16Array(n);
     const oversizeDocs: number[] = [];
     const oversizeLengths = new Map<number, FieldLengths>();
     const lengths = this.lengths.array;

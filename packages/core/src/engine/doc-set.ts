@@ -1,4 +1,5 @@
 import { bitsToList, bitsetWords, countBits, hasBit, popcount32 } from './bits.js';
+import { uint32Array } from './alloc.js';
 
 /**
  * A set of documents (internal numbers `0..n-1`), in the cheapest shape for its size:
@@ -36,7 +37,7 @@ export function setSize(set: DocSet): number {
 export function setToList(set: DocSet): Uint32Array {
   switch (set.kind) {
     case 'all': {
-      const docs = new Uint32Array(set.size);
+      const docs = uint32Array(set.size);
       for (let i = 0; i < docs.length; i++) docs[i] = i;
       return docs;
     }
@@ -50,7 +51,7 @@ export function setToList(set: DocSet): Uint32Array {
 /** A bitset of the set's documents (the set's own when it is one: do not mutate). */
 export function setToBits(set: DocSet, n: number): Uint32Array {
   if (set.kind === 'bits') return set.bits;
-  const bits = new Uint32Array(bitsetWords(n));
+  const bits = uint32Array(bitsetWords(n));
   if (set.kind === 'all') {
     bits.fill(0xffffffff);
     if ((n & 31) !== 0) bits[bits.length - 1] = (1 << (n & 31)) - 1;
@@ -116,7 +117,7 @@ export function intersectSets(a: DocSet, b: DocSet, n: number): DocSet {
   // Both bitsets (b is a bitset because a is one and b is at least as large... or a list).
   if (b.kind === 'list') return listSet(filterByBits(b.docs, a.bits));
   const words = bitsetWords(n);
-  const out = new Uint32Array(words);
+  const out = uint32Array(words);
   let count = 0;
   const x = a.bits;
   const y = b.bits;
@@ -132,7 +133,7 @@ export function intersectSets(a: DocSet, b: DocSet, n: number): DocSet {
 
 /** Documents of a sorted list that are in a bitset. */
 export function filterByBits(docs: Uint32Array, bits: Uint32Array): Uint32Array {
-  const out = new Uint32Array(docs.length);
+  const out = uint32Array(docs.length);
   let k = 0;
   for (let i = 0; i < docs.length; i++) {
     const d = docs[i]!;
@@ -144,7 +145,7 @@ export function filterByBits(docs: Uint32Array, bits: Uint32Array): Uint32Array 
 /** Intersection of two sorted lists: a merge when similar in size, galloping otherwise. */
 export function intersectLists(a: Uint32Array, b: Uint32Array): Uint32Array {
   if (a.length > b.length) [a, b] = [b, a];
-  const out = new Uint32Array(a.length);
+  const out = uint32Array(a.length);
   let k = 0;
   if (a.length * 8 < b.length) {
     let j = 0;
@@ -184,7 +185,7 @@ export function sortUnique(docs: Uint32Array): Uint32Array {
 export function addDocs(set: DocSet, extra: Uint32Array): DocSet {
   if (extra.length === 0 || set.kind === 'all') return set;
   if (set.kind === 'list') {
-    const all = new Uint32Array(set.docs.length + extra.length);
+    const all = uint32Array(set.docs.length + extra.length);
     all.set(set.docs);
     all.set(extra, set.docs.length);
     return listSet(sortUnique(all));

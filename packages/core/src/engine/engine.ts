@@ -6,6 +6,7 @@ import { asciiBytes } from './paper-store.js';
 import { scoreDocs } from './scoring.js';
 import { matchTerm, type TermMatch } from './term-match.js';
 import { orderedWindow, rankedWindow } from './window.js';
+import { int32Array, uint32Array } from './alloc.js';
 
 /** The answer of the engine: exact count and the window's documents. */
 export interface EngineAnswer {
@@ -22,7 +23,7 @@ export class Engine {
   private readonly slotOf: Int32Array;
 
   constructor(readonly index: IndexData) {
-    this.slotOf = new Int32Array(index.n).fill(-1);
+    this.slotOf = int32Array(index.n).fill(-1);
   }
 
   get size(): number {
@@ -94,7 +95,7 @@ export class Engine {
     const titleBytes = title === undefined ? null : asciiBytes(title);
     const abstractBytes = abstract === undefined ? null : asciiBytes(abstract);
     const docs = setToList(set);
-    const kept = new Uint32Array(docs.length);
+    const kept = uint32Array(docs.length);
     let k = 0;
     for (let i = 0; i < docs.length; i++) {
       const d = docs[i]!;

@@ -1,5 +1,6 @@
 type TypedArray = Uint8Array | Uint16Array | Uint32Array | Int32Array | Float64Array;
-type TypedArrayConstructor<T extends TypedArray> = new (length: number) => T;
+/** Makes an array of a length (see `alloc.ts`). */
+type Make<T extends TypedArray> = (length: number) => T;
 
 /** An append-only typed array that doubles its capacity as needed (build-time scratch). */
 export class Growable<T extends TypedArray> {
@@ -7,10 +8,10 @@ export class Growable<T extends TypedArray> {
   length = 0;
 
   constructor(
-    private readonly make: TypedArrayConstructor<T>,
+    private readonly make: Make<T>,
     capacity = 1024,
   ) {
-    this.data = new make(capacity);
+    this.data = make(capacity);
   }
 
   push(value: number): void {
@@ -31,7 +32,7 @@ export class Growable<T extends TypedArray> {
     if (capacity <= this.data.length) return;
     let size = this.data.length * 2;
     while (size < capacity) size *= 2;
-    const grown = new this.make(size);
+    const grown = this.make(size);
     grown.set(this.data.subarray(0, this.length) as never);
     this.data = grown;
   }

@@ -1,6 +1,7 @@
 import type { FieldLayout } from './field-layout.js';
 import { COUNTS_PER_DOC } from './field-layout.js';
 import { LAST, POSITION, type Postings } from './postings.js';
+import { int32Array, uint16Array, uint32Array, uint8Array } from './alloc.js';
 
 /**
  * Candidate start positions of a phrase, per candidate slot: `flat[begin[s] .. end[s])`,
@@ -85,7 +86,7 @@ export function countPhrase(
 ): Uint32Array {
   const m = candidates.length;
   const positions = postings.positions;
-  const counts = new Uint32Array(m * COUNTS_PER_DOC);
+  const counts = uint32Array(m * COUNTS_PER_DOC);
   if (m === 0) return counts;
 
   // Every position of the first word is a possible start.
@@ -96,7 +97,7 @@ export function countPhrase(
     do total++;
     while ((positions[off++]! & LAST) === 0);
   }
-  const starts: Starts = { flat: new Uint16Array(total), begin: new Int32Array(m), end: new Int32Array(m) };
+  const starts: Starts = { flat: uint16Array(total), begin: int32Array(m), end: int32Array(m) };
   let at = 0;
   for (let k = 0; k < first.count; k++) {
     const slot = first.slots[k]!;
@@ -113,7 +114,7 @@ export function countPhrase(
   // Each further word keeps the starts it follows at the right distance.
   for (let j = 1; j < exactWords.length; j++) {
     const pairs = postings.collectPairs(exactWords[j]!, candidates, slotOf);
-    const kept = new Uint8Array(m);
+    const kept = uint8Array(m);
     for (let k = 0; k < pairs.count; k++) {
       const slot = pairs.slots[k]!;
       kept[slot] = 1;

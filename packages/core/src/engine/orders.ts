@@ -1,6 +1,7 @@
 import { formatOrderKeys } from '../ordering/parse-ordering.js';
 import type { OrderField, OrderKey } from '../source.js';
 import { inverse, sortByRank } from './ranks.js';
+import { float64Array, uint32Array } from './alloc.js';
 
 /** Per-field dense ranks and the permutations of the common orders, in index numbering. */
 export interface OrderData {
@@ -64,7 +65,7 @@ export class DocOrder {
   slice(from: number, to: number): Uint32Array {
     to = Math.min(to, this.n);
     if (from >= to) return new Uint32Array(0);
-    const out = new Uint32Array(to - from);
+    const out = uint32Array(to - from);
     const p = this.permutation;
     if (p === null) for (let i = from; i < to; i++) out[i - from] = i;
     else if (this.reversed) for (let i = from; i < to; i++) out[i - from] = p[this.n - 1 - i]!;
@@ -74,7 +75,7 @@ export class DocOrder {
 
   /** The documents of `bits` in this order, skipping `skip` of them, at most `take`. */
   walk(bits: Uint32Array, skip: number, take: number): Uint32Array {
-    const out = new Uint32Array(take);
+    const out = uint32Array(take);
     let k = 0;
     let seen = 0;
     const p = this.permutation;
@@ -99,7 +100,7 @@ export class DocOrder {
 
   /** Unique keys of `docs`, ascending in this order. */
   keys(docs: Uint32Array): Float64Array {
-    const keys = new Float64Array(docs.length);
+    const keys = float64Array(docs.length);
     const n = this.n;
     switch (this.keyKind) {
       case 'identity':

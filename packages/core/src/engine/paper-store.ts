@@ -2,9 +2,14 @@ import { EncodedPaper } from '../encoded-paper.js';
 import type { Paper } from '../paper.js';
 import { serializePaper } from '../paper.js';
 import { Growable } from './growable.js';
+import { int32Array, uint16Array, uint32Array, uint8Array } from './alloc.js';
 
-/** Bytes of one storage chunk; a paper never spans two chunks. */
-const CHUNK_BYTES = 64 * 1024 * 1024;
+/**
+ * Largest storage chunk; a paper never spans two chunks. Chunks grow from 1 MiB, and only the
+ * last one is trimmed, so the JSON is written once and each large allocation (each may cost a
+ * full garbage collection, see `alloc.ts`) is rare.
+ */
+const CHUNK_BYTES = 256 * 1024 * 1024;
 const FIRST_CHUNK_BYTES = 1024 * 1024;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -218,12 +223,12 @@ export class PaperStoreBuilder {
   private readonly chunks: Uint8Array[] = [];
   private chunk: Buffer = Buffer.allocUnsafeSlow(FIRST_CHUNK_BYTES);
   private used = 0;
-  private readonly chunkOf = new Growable(Uint16Array);
-  private readonly start = new Growable(Uint32Array);
-  private readonly length = new Growable(Uint32Array);
-  private readonly titleAt = new Growable(Uint32Array);
-  private readonly abstractAt = new Growable(Uint32Array);
-  private readonly hasArxiv = new Growable(Uint8Array);
+  private readonly chunkOf = new Growable(uint16Array);
+  private readonly start = new Growable(uint32Array);
+  private readonly length = new Growable(uint32Array);
+  private readonly titleAt = new Growable(uint32Array);
+  private readonly abstractAt = new Growable(uint32Array);
+  private readonly hasArxiv = new Growable(uint8Array);
 
   get size(): number {
     return this.start.length;
@@ -237,7 +242,6 @@ export class PaperStoreBuilder {
     const room = this.chunk.length - this.used;
     let bytes = json.length * 3 <= room ? -1 : Buffer.byteLength(json);
     if (bytes > room) {
-      // Chunks grow from 1 MiB to 64 MiB, so small catalogues stay small.
       this.sealChunk(Math.max(Math.min(CHUNK_BYTES, this.chunk.length * 2), bytes));
     }
     bytes = this.chunk.write(json, this.used, 'utf8');
@@ -257,7 +261,7 @@ export class PaperStoreBuilder {
   }
 
   private sealChunk(nextSize: number): void {
-    if (this.used > 0) this.chunks.push(copyExact(this.chunk, this.used));
+    if (this.used > 0) this.chunks.push(this.chunk.subarray(0, this.used)); // slack: less than one paper
     this.chunk = Buffer.allocUnsafeSlow(nextSize);
     this.used = 0;
   }
@@ -275,14 +279,14 @@ export class PaperStoreBuilder {
       for (let d = 0; d < n; d++) target[d] = from[order[d]!]!;
       return target;
     };
-    const chunkOf = remap(this.chunkOf, new Uint16Array(n));
-    const start = remap(this.start, new Uint32Array(n));
-    const length = remap(this.length, new Uint32Array(n));
-    const titleAt = remap(this.titleAt, new Uint32Array(n));
-    const abstractAt = remap(this.abstractAt, new Uint32Array(n));
+    const chunkOf = remap(this.chunkOf, uint16Array(n));
+    const start = remap(this.start, uint32Array(n));
+    const length = remap(this.length, uint32Array(n));
+    const titleAt = remap(this.titleAt, uint32Array(n));
+    const abstractAt = remap(this.abstractAt, uint32Array(n));
     const store = new PaperStore(this.chunks, chunkOf, start, length, titleAt, abstractAt, new Int32Array(0), new Int32Array(0), new Int32Array(0));
 
-    const idTable = new Int32Array(tableSize(n));
+    const idTable = int32Array(tableSize(n));
     const idMask = idTable.length - 1;
     let arxivCount = 0;
     for (let d = 0; d < n; d++) {
@@ -302,8 +306,8 @@ export class PaperStoreBuilder {
       if (this.hasArxiv.get(order[d]!) === 1) arxivCount++;
     }
 
-    const arxivTable = new Int32Array(arxivCount === 0 ? 0 : tableSize(arxivCount));
-    const arxivNext = new Int32Array(arxivCount === 0 ? 0 : n).fill(-1);
+    const arxivTable = int32Array(arxivCount === 0 ? 0 : tableSize(arxivCount));
+    const arxivNext = int32Array(arxivCount === 0 ? 0 : n).fill(-1);
     const arxivMask = arxivTable.length - 1;
     for (let d = n - 1; d >= 0 && arxivCount > 0; d--) {
       if (this.hasArxiv.get(order[d]!) === 0) continue;

@@ -1,5 +1,6 @@
 import { bitsetWords, popcount32 } from './bits.js';
 import { bitsSet, EMPTY_SET, gallop, listSet, type DocSet } from './doc-set.js';
+import { int32Array, uint32Array } from './alloc.js';
 
 /** Flag of the last position of a (word, document) pair in the positions stream. */
 export const LAST = 0x8000;
@@ -95,8 +96,8 @@ export class Postings {
   collectPairs(w: number, candidates: Uint32Array, slotOf: Int32Array): { count: number; slots: Int32Array; offsets: Uint32Array } {
     const df = this.df[w]!;
     const capacity = Math.min(df, candidates.length);
-    const slots = new Int32Array(capacity);
-    const offsets = new Uint32Array(capacity);
+    const slots = int32Array(capacity);
+    const offsets = uint32Array(capacity);
     if (capacity === 0) return { count: 0, slots, offsets };
     const positions = this.positions;
     let k = 0;

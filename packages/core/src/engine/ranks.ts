@@ -1,4 +1,5 @@
 import { compareCodePoints } from '../ordering/title-sort-key.js';
+import { uint32Array } from './alloc.js';
 
 /**
  * Dense ranks of values under the catalogue's ordering of a field: code point order, equal
@@ -14,9 +15,9 @@ export function denseRanks(values: readonly (string | null)[]): { ranks: Uint32A
     }
   }
   const sorted = sortCodePoints(uniques);
-  const rankOfUnique = new Uint32Array(uniques.length);
+  const rankOfUnique = uint32Array(uniques.length);
   for (let r = 0; r < sorted.length; r++) rankOfUnique[index.get(sorted[r]!)!] = r;
-  const ranks = new Uint32Array(values.length);
+  const ranks = uint32Array(values.length);
   for (let i = 0; i < values.length; i++) {
     const value = values[i]!;
     ranks[i] = value === null ? uniques.length : rankOfUnique[index.get(value)!]!;
@@ -42,14 +43,14 @@ function sortCodePoints(values: string[]): string[] {
  * descending; `distinct` bounds the ranks (`rank <= distinct`).
  */
 export function sortByRank(order: Uint32Array, rank: Uint32Array, distinct: number, descending: boolean): Uint32Array {
-  const buckets = new Uint32Array(distinct + 2);
+  const buckets = uint32Array(distinct + 2);
   const top = distinct;
   for (let i = 0; i < order.length; i++) {
     const r = rank[order[i]!]!;
     buckets[(descending ? top - r : r) + 1]!++;
   }
   for (let b = 1; b < buckets.length; b++) buckets[b]! += buckets[b - 1]!;
-  const out = new Uint32Array(order.length);
+  const out = uint32Array(order.length);
   for (let i = 0; i < order.length; i++) {
     const d = order[i]!;
     const r = rank[d]!;
@@ -60,7 +61,7 @@ export function sortByRank(order: Uint32Array, rank: Uint32Array, distinct: numb
 
 /** The inverse of a permutation. */
 export function inverse(permutation: Uint32Array): Uint32Array {
-  const inv = new Uint32Array(permutation.length);
+  const inv = uint32Array(permutation.length);
   for (let i = 0; i < permutation.length; i++) inv[permutation[i]!] = i;
   return inv;
 }

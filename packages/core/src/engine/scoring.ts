@@ -6,6 +6,7 @@ import { setSize } from './doc-set.js';
 import { COUNTS_PER_DOC } from './field-layout.js';
 import { assignSlots, clearSlots, countWordRange } from './occurrences.js';
 import { fixOversize, type TermMatch } from './term-match.js';
+import { float64Array, uint32Array, uint8Array } from './alloc.js';
 
 /**
  * Relevance of each of `docs` (ascending): for each term in query order, the reference
@@ -21,7 +22,7 @@ export function scoreDocs(
   matches: readonly TermMatch[],
 ): Float64Array {
   const m = docs.length;
-  const scores = new Float64Array(m);
+  const scores = float64Array(m);
   const { layout, postings, n } = index;
   const found: TermOccurrences = {
     title: { whole: 0, prefix: 0 },
@@ -38,13 +39,13 @@ export function scoreDocs(
       const idf = inverseDocumentFrequency(n, setSize(match.set));
       let counts: Uint32Array;
       if (match.phraseDocs === null) {
-        counts = new Uint32Array(m * COUNTS_PER_DOC);
+        counts = uint32Array(m * COUNTS_PER_DOC);
         countWordRange(postings, layout, match.from, match.to, match.exact, docs, slotOf, counts, null, 0);
         fixOversize(index, docs, counts, term);
       } else {
         counts = phraseCountsOf(match, docs);
       }
-      const isArxiv = new Uint8Array(m);
+      const isArxiv = uint8Array(m);
       for (const d of match.arxivDocs) {
         const s = slotOf[d]!;
         if (s >= 0) isArxiv[s] = 1;
@@ -69,7 +70,7 @@ export function scoreDocs(
 
 /** The phrase counts of a match, for `docs` (both ascending; absent documents count zero). */
 function phraseCountsOf(match: TermMatch, docs: Uint32Array): Uint32Array {
-  const counts = new Uint32Array(docs.length * COUNTS_PER_DOC);
+  const counts = uint32Array(docs.length * COUNTS_PER_DOC);
   const phraseDocs = match.phraseDocs!;
   const phraseCounts = match.phraseCounts!;
   let j = 0;

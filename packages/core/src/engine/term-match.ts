@@ -18,6 +18,7 @@ import {
 import { COUNTS_PER_DOC } from './field-layout.js';
 import type { IndexData } from './builder.js';
 import { assignSlots, clearSlots, countPhrase } from './occurrences.js';
+import { uint32Array } from './alloc.js';
 
 /** What one search term matches, and what scoring it later needs. */
 export interface TermMatch {
@@ -82,8 +83,8 @@ export function matchTerm(index: IndexData, slotOf: Int32Array, term: SearchTerm
 
   let matched = 0;
   for (let s = 0; s < docs.length; s++) if (total(counts, s) > 0) matched++;
-  const phraseDocs = new Uint32Array(matched);
-  const phraseCounts = new Uint32Array(matched * COUNTS_PER_DOC);
+  const phraseDocs = uint32Array(matched);
+  const phraseCounts = uint32Array(matched * COUNTS_PER_DOC);
   let k = 0;
   for (let s = 0; s < docs.length; s++) {
     if (total(counts, s) === 0) continue;
@@ -146,7 +147,7 @@ export function unionRange(index: IndexData, from: number, to: number): DocSet {
   }
   if (total === 0) return EMPTY_SET;
   if (largestDense < 0 && total * 256 <= n) {
-    const all = new Uint32Array(total);
+    const all = uint32Array(total);
     let at = 0;
     for (let w = from; w < to; w++) {
       const df = postings.df[w]!;
@@ -157,7 +158,7 @@ export function unionRange(index: IndexData, from: number, to: number): DocSet {
     }
     return listSet(sortUnique(all));
   }
-  const bits = largestDense >= 0 ? postings.bitsOf(largestDense).slice() : new Uint32Array(bitsetWords(n));
+  const bits = largestDense >= 0 ? postings.bitsOf(largestDense).slice() : uint32Array(bitsetWords(n));
   let count = largestDense >= 0 ? postings.df[largestDense]! : 0;
   const docs = postings.listDocs;
   for (let w = from; w < to; w++) {

@@ -1,3 +1,4 @@
+import { uint8Array } from './alloc.js';
 const CHUNK_BYTES = 16 * 1024 * 1024;
 
 /**
@@ -7,11 +8,11 @@ const CHUNK_BYTES = 16 * 1024 * 1024;
  */
 export class TokenStream {
   private readonly chunks: Uint8Array[] = [];
-  private chunk = new Uint8Array(1 << 20);
+  private chunk = uint8Array(1 << 20);
   private used = 0;
   private readonly chunkOf: number[] = [];
   private readonly starts: number[] = [];
-  private scratch = new Uint8Array(1 << 16);
+  private scratch = uint8Array(1 << 16);
 
   /** Bytes held. */
   get bytes(): number {
@@ -24,14 +25,14 @@ export class TokenStream {
    */
   write(fieldLengths: ArrayLike<number>, fieldCount: number, words: Uint32Array, wordCount: number): void {
     const worst = 5 * (fieldCount + wordCount + 1);
-    if (this.scratch.length < worst) this.scratch = new Uint8Array(worst * 2);
+    if (this.scratch.length < worst) this.scratch = uint8Array(worst * 2);
     const out = this.scratch;
     let at = writeVarint(out, 0, fieldCount);
     for (let f = 0; f < fieldCount; f++) at = writeVarint(out, at, fieldLengths[f]!);
     for (let i = 0; i < wordCount; i++) at = writeVarint(out, at, words[i]!);
     if (this.used + at > this.chunk.length) {
       this.chunks.push(this.chunk.subarray(0, this.used));
-      this.chunk = new Uint8Array(Math.max(Math.min(CHUNK_BYTES, this.chunk.length * 2), at));
+      this.chunk = uint8Array(Math.max(Math.min(CHUNK_BYTES, this.chunk.length * 2), at));
       this.used = 0;
     }
     this.chunk.set(out.subarray(0, at), this.used);

@@ -1,6 +1,7 @@
 import { selectBits } from './bits.js';
 import { setSize, setToBits, setToList, type DocSet } from './doc-set.js';
 import type { DocOrder } from './orders.js';
+import { int32Array, uint32Array } from './alloc.js';
 
 /**
  * The documents at positions `[offset, end)` of `set` in `order`. Three ways, the cheapest
@@ -21,7 +22,7 @@ export function orderedWindow(order: DocOrder, set: DocSet, offset: number, end:
   if (walkCost <= sortCost) return order.walk(setToBits(set, n), offset, end - offset);
   const docs = setToList(set);
   const keys = smallest(order.keys(docs), end);
-  const out = new Uint32Array(end - offset);
+  const out = uint32Array(end - offset);
   for (let i = offset; i < end; i++) out[i - offset] = order.docOfKey(keys[i]!);
   return out;
 }
@@ -67,12 +68,12 @@ export function rankedWindow(docs: Uint32Array, scores: Float64Array, ties: Floa
   const before = (a: number, b: number) => scores[a]! > scores[b]! || (scores[a] === scores[b] && ties[a]! < ties[b]!);
   let top: Int32Array;
   if (end * 4 >= m) {
-    top = new Int32Array(m);
+    top = int32Array(m);
     for (let i = 0; i < m; i++) top[i] = i;
     top.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
   } else {
     // A heap whose root is the worst of the best `end` so far.
-    const heap = new Int32Array(end);
+    const heap = int32Array(end);
     for (let i = 0; i < end; i++) heap[i] = i;
     const sift = (i: number) => {
       const slot = heap[i]!;
@@ -95,7 +96,7 @@ export function rankedWindow(docs: Uint32Array, scores: Float64Array, ties: Floa
     }
     top = heap.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
   }
-  const out = new Uint32Array(end - offset);
+  const out = uint32Array(end - offset);
   for (let i = offset; i < end; i++) out[i - offset] = docs[top[i]!]!;
   return out;
 }

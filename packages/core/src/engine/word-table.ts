@@ -1,4 +1,5 @@
 import { textWords } from '../text/words.js';
+import { int32Array, uint16Array, uint32Array } from './alloc.js';
 
 const FNV_BASIS = 0x811c9dc5 | 0;
 const FNV_PRIME = 0x01000193;
@@ -18,12 +19,12 @@ for (let c = 65; c <= 90; c++) ASCII_FOLD[c] = c + 32;
  */
 export class WordTable {
   // Slots of two: word number + 1 (0 is empty), then the word's hash, so a probe reads one line.
-  private table = new Int32Array(2 << 16);
+  private table = int32Array(2 << 16);
   private mask = (1 << 16) - 1;
-  private hashes = new Int32Array(1 << 12);
+  private hashes = int32Array(1 << 12);
   // Per word: start in `chars`, then length.
-  private spans = new Uint32Array(2 << 12);
-  private chars = new Uint16Array(1 << 16);
+  private spans = uint32Array(2 << 12);
+  private chars = uint16Array(1 << 16);
   private used = 0;
   private count = 0;
 
@@ -129,13 +130,13 @@ export class WordTable {
   private reserve(slot: number, hash: number, length: number): number {
     const id = this.count++;
     if (id >= this.hashes.length) {
-      this.hashes = grow(this.hashes, new Int32Array(this.hashes.length * 2));
-      this.spans = grow(this.spans, new Uint32Array(this.spans.length * 2));
+      this.hashes = grow(this.hashes, int32Array(this.hashes.length * 2));
+      this.spans = grow(this.spans, uint32Array(this.spans.length * 2));
     }
     if (this.used + length > this.chars.length) {
       let size = this.chars.length * 2;
       while (size < this.used + length) size *= 2;
-      this.chars = grow(this.chars, new Uint16Array(size));
+      this.chars = grow(this.chars, uint16Array(size));
     }
     this.hashes[id] = hash;
     this.spans[2 * id] = this.used;
@@ -149,7 +150,7 @@ export class WordTable {
 
   private rehash(): void {
     const slots = this.table.length; // twice the old slot count
-    const table = new Int32Array(slots * 2);
+    const table = int32Array(slots * 2);
     const mask = slots - 1;
     for (let id = 0; id < this.count; id++) {
       const hash = this.hashes[id]!;

@@ -1,0 +1,322 @@
+import cluster from 'node:cluster';
+import type { Server } from 'node:http';
+import { createMemorySource, createPapersHandler, type IndexedMemorySource, type PaperSource, type RecordFormatOption } from '@paperlist/core';
+import { describeError, oneLine } from '../cli-error.js';
+import type { CommandContext } from '../context.js';
+import { openDatabaseSource, type DatabaseSource } from '../data/database.js';
+import { resolveInputs, sampleInput, type CatalogInput } from '../data/inputs.js';
+import { loadCatalog } from '../data/load-catalog.js';
+import { EXIT, type ExitCode } from '../exit-codes.js';
+import { formatCount, formatDuration } from '../log.js';
+import { progressMode } from '../progress.js';
+import { createApp, type ServerState } from '../server/app.js';
+import { closeGracefully, listen, serverOrigin } from '../server/http-server.js';
+import { runPrimary, WORKER_READY, type WorkerReady } from '../cluster/primary.js';
+import { isSecondPress } from '../signals.js';
+
+export interface ServeOptions {
+  data?: string[];
+  format: RecordFormatOption;
+  skipInvalid?: boolean;
+  databaseUrl?: string;
+  /** The PostgreSQL schema holding the catalogue. */
+  schema?: string;
+  port: number;
+  host: string;
+  baseUrl?: string;
+  mount: string;
+  workers: number;
+  pageSize?: number;
+  maxPageSize?: number;
+  trustProxy?: boolean | number | string;
+  /** Host names requests may use (`*`: any); by default the local names and --host. */
+  allowedHost?: string[];
+  /** Seconds a catalogue query may take before a 503. */
+  timeout?: number;
+  /** Seconds to let requests in flight finish on shutdown. */
+  shutdownTimeout: number;
+  accessLog?: boolean;
+  /** Hidden: milliseconds to wait before answering each API request (for tests of graceful shutdown). */
+  debugDelay?: number;
+}
+
+/**
+ * `paperlist serve`: loads the catalogue (or connects to PostgreSQL), serves it until SIGTERM or
+ * SIGINT, and reloads it on SIGHUP. With `workers > 1` the primary process supervises workers
+ * that each do all of this. Resolves with the exit code once the server has stopped.
+ */
+export async function serve(options: ServeOptions, context: CommandContext): Promise<ExitCode> {
+  checkHandlerOptions(options);
+  if (options.workers > 1 && cluster.isPrimary) return runPrimary(options, context);
+  return new ServeProcess(options, context).run();
+}
+
+/** The API options are checked before anything is loaded, so a typo fails at once. */
+function checkHandlerOptions(options: ServeOptions): void {
+  const unused: PaperSource = { list: async () => ({ count: 0, results: [] }), get: async () => null };
+  createPapersHandler({ ...handlerOptions(options), source: unused });
+}
+
+/** Local names, and the address the server listens on unless it is a wildcard. */
+const LOCAL_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
+const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]']);
+
+/** The options of the papers API that come from the command line. */
+function handlerOptions(options: ServeOptions) {
+  const listenHost = options.host.includes(':') && !options.host.startsWith('[') ? `[${options.host}]` : options.host;
+  const allowedHosts =
+    options.allowedHost ?? (WILDCARD_HOSTS.has(options.host) || LOCAL_HOSTS.includes(listenHost) ? LOCAL_HOSTS : [...LOCAL_HOSTS, listenHost]);
+  return {
+    ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
+    ...(options.pageSize === undefined ? {} : { pageSize: options.pageSize }),
+    ...(options.maxPageSize === undefined ? {} : { maxPageSize: options.maxPageSize }),
+    ...(options.timeout === undefined ? {} : { timeoutMs: options.timeout * 1000 }),
+    allowedHosts,
+  };
+}
+
+type StopReason = NodeJS.Signals | 'disconnect';
+
+function describeReason(reason: StopReason): string {
+  return reason === 'disconnect' ? 'the primary process is gone' : reason;
+}
+
+class ServeProcess {
+  private readonly state: ServerState = { phase: 'loading', papers: undefined, inFlight: 0 };
+  private readonly abort = new AbortController();
+  private memory: IndexedMemorySource | undefined;
+  private database: DatabaseSource | undefined;
+  private reloading: Promise<void> | undefined;
+  private reloadAgain = false;
+  private interruptedLoading = false;
+  private stopRequested: ((reason: StopReason) => void) | undefined;
+  private readonly stopped: Promise<StopReason>;
+  private readonly workerId = cluster.isWorker ? cluster.worker?.id : undefined;
+
+  constructor(
+    private readonly options: ServeOptions,
+    private readonly context: CommandContext,
+  ) {
+    this.stopped = new Promise((resolve) => (this.stopRequested = resolve));
+  }
+
+  async run(): Promise<ExitCode> {
+    const { options, context } = this;
+    const { log } = context;
+    const inputs = options.databaseUrl === undefined ? await this.inputs() : [];
+    let source: PaperSource;
+    if (options.databaseUrl !== undefined) {
+      this.database = await openDatabaseSource(options.databaseUrl, log, {
+        ...(options.timeout === undefined ? {} : { timeoutMs: options.timeout * 1000 }),
+        ...(options.schema === undefined ? {} : { schema: options.schema }),
+      });
+      source = this.database.source;
+    } else {
+      this.memory = createMemorySource([]);
+      source = this.memory;
+    }
+
+    let server: Server;
+    try {
+      server = await listen(this.app(source), options.host, options.port);
+    } catch (error) {
+      await this.database?.close();
+      throw error;
+    }
+    const origin = serverOrigin(server, options.host);
+    if (WILDCARD_HOSTS.has(options.host) && options.allowedHost === undefined && options.baseUrl === undefined && this.isFirstWorker) {
+      log.warn(
+        `listening on every interface, but only requests for ${LOCAL_HOSTS.join(', ')} are answered (others get 400): ` +
+          'name the public host with --allowed-host or --base-url',
+      );
+    }
+    const removeHandlers = this.installSignalHandlers();
+    try {
+      try {
+        if (this.database !== undefined) {
+          this.state.papers = await this.database.count();
+        } else {
+          if (this.isFirstWorker) log.info(`listening on ${origin}; loading the catalogue`);
+          await this.load(inputs, this.isFirstWorker ? progressMode(log) : 'none');
+        }
+      } catch (error) {
+        if (!this.abort.signal.aborted) throw error;
+      }
+      if (!this.abort.signal.aborted) {
+        this.state.phase = 'ready';
+        this.announce(`${origin}${options.mount}/papers/`);
+      }
+      const reason = await this.stopped;
+      return await this.shutdown(server, reason);
+    } catch (error) {
+      this.state.phase = 'stopping';
+      await closeGracefully(server, 1000);
+      await this.database?.close();
+      throw error;
+    } finally {
+      removeHandlers();
+    }
+  }
+
+  private get isFirstWorker(): boolean {
+    return this.workerId === undefined || this.workerId === 1;
+  }
+
+  private async inputs(): Promise<CatalogInput[]> {
+    const { data } = this.options;
+    return data === undefined || data.length === 0 ? [await sampleInput()] : resolveInputs(data, this.context.cwd);
+  }
+
+  private app(source: PaperSource) {
+    const { options, context } = this;
+    const { log } = context;
+    return createApp({
+      source,
+      state: this.state,
+      mount: options.mount,
+      ...handlerOptions(options),
+      ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
+      ...(options.debugDelay === undefined ? {} : { responseDelayMs: options.debugDelay }),
+      onError: (error, where) => {
+        log.error(`${where}: ${describeError(error).message}`);
+        if (error instanceof Error && error.stack !== undefined) log.debug(error.stack);
+      },
+      ...(options.accessLog === true
+        ? {
+            onResponse: ({ method, url, status, ms }) =>
+              context.stdout.write(`${new Date().toISOString()} ${method} ${url} ${status} ${ms.toFixed(1)}ms\n`),
+          }
+        : {}),
+    });
+  }
+
+  /** Loads the files into the memory source: built aside, then swapped in at once. */
+  private async load(inputs: readonly CatalogInput[], progress: ReturnType<typeof progressMode>): Promise<number> {
+    const { log } = this.context;
+    const memory = this.memory!;
+    let indexing = 0;
+    const { papers } = await loadCatalog(
+      inputs,
+      {
+        log,
+        progress,
+        format: this.options.format,
+        ...(this.options.skipInvalid === undefined ? {} : { skipInvalid: this.options.skipInvalid }),
+        signal: this.abort.signal,
+      },
+      // Papers are indexed as they are read; the new catalogue replaces the current one at the end.
+      (stream) =>
+        memory.replaceFrom(
+          (async function* timed() {
+            yield* stream;
+            indexing = performance.now();
+          })(),
+        ),
+    );
+    const elapsed = performance.now() - indexing;
+    if (elapsed >= 500) log.info(`indexed ${formatCount(papers)} papers (${formatDuration(elapsed)} to finish the index)`);
+    this.state.papers = papers;
+    return papers;
+  }
+
+  private announce(url: string): void {
+    const papers = this.state.papers ?? 0;
+    if (cluster.isWorker && process.send !== undefined) {
+      const message: WorkerReady = { type: WORKER_READY, papers, url };
+      process.send(message);
+      return;
+    }
+    this.context.stdout.write(`paperlist: serving ${formatCount(papers)} papers at ${url}\n`);
+  }
+
+  private installSignalHandlers(): () => void {
+    const { log } = this.context;
+    let firstStop = 0;
+    const onStop = (signal: NodeJS.Signals) => {
+      if (this.state.phase === 'stopping') {
+        if (signal === 'SIGINT' && isSecondPress(firstStop)) {
+          log.warn('second SIGINT: exiting now');
+          process.exit(EXIT.INTERRUPTED);
+        }
+        return;
+      }
+      firstStop = Date.now();
+      this.requestStop(signal);
+    };
+    const onHangup = () => void this.reload();
+    const onDisconnect = () => this.requestStop('disconnect');
+    process.on('SIGTERM', onStop);
+    process.on('SIGINT', onStop);
+    process.on('SIGHUP', onHangup);
+    if (cluster.isWorker) process.on('disconnect', onDisconnect);
+    return () => {
+      process.off('SIGTERM', onStop);
+      process.off('SIGINT', onStop);
+      process.off('SIGHUP', onHangup);
+      process.off('disconnect', onDisconnect);
+    };
+  }
+
+  private requestStop(reason: StopReason): void {
+    if (this.state.phase === 'stopping') return;
+    const wasLoading = this.state.phase === 'loading';
+    this.state.phase = 'stopping';
+    this.abort.abort(new Error(`stopped by ${reason}`));
+    if (wasLoading) {
+      this.interruptedLoading = true;
+      this.context.log.info(`${describeReason(reason)}: loading interrupted, stopping`);
+    }
+    this.stopRequested?.(reason);
+  }
+
+  private async shutdown(server: Server, reason: StopReason): Promise<ExitCode> {
+    const { log } = this.context;
+    // Connections the kernel already accepted (queued while a long request held the event loop)
+    // are taken in before the listening socket closes, so they are answered rather than reset.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setImmediate(resolve));
+    const inFlight = this.state.inFlight;
+    if (!this.interruptedLoading) log.info(`${describeReason(reason)}: shutting down, ${inFlight} request${inFlight === 1 ? '' : 's'} in flight`);
+    const { cut } = await closeGracefully(server, this.options.shutdownTimeout * 1000);
+    if (cut > 0) log.warn(`cut ${cut} connection${cut === 1 ? '' : 's'} still open after ${this.options.shutdownTimeout}s`);
+    await this.reloading?.catch(() => {});
+    await this.database?.close();
+    log.info('stopped');
+    return EXIT.OK;
+  }
+
+  /** SIGHUP: reloads the same files aside and swaps them in; a failure keeps the current catalogue. */
+  private async reload(): Promise<void> {
+    const { log } = this.context;
+    if (this.state.phase !== 'ready') {
+      log.info(`SIGHUP ignored: the server is ${this.state.phase}`);
+      return;
+    }
+    if (this.memory === undefined) {
+      log.info('SIGHUP: nothing to reload (the catalogue is in PostgreSQL)');
+      return;
+    }
+    if (this.reloading !== undefined) {
+      this.reloadAgain = true;
+      log.info('SIGHUP: a reload is already running; reloading again after it');
+      return;
+    }
+    const before = this.state.papers ?? 0;
+    this.reloading = (async () => {
+      do {
+        this.reloadAgain = false;
+        log.info('SIGHUP: reloading the catalogue');
+        const started = performance.now();
+        try {
+          const count = await this.load(await this.inputs(), log.quiet ? 'none' : 'plain');
+          log.info(`reloaded: serving ${formatCount(count)} papers (was ${formatCount(before)}) after ${formatDuration(performance.now() - started)}`);
+        } catch (error) {
+          if (this.abort.signal.aborted) return;
+          log.error(`reload failed, still serving the previous ${formatCount(this.state.papers ?? 0)} papers: ${oneLine(describeError(error).message)}`);
+          if (error instanceof Error && error.stack !== undefined) log.debug(error.stack);
+        }
+      } while (this.reloadAgain && !this.abort.signal.aborted);
+    })().finally(() => (this.reloading = undefined));
+    await this.reloading;
+  }
+}

@@ -1,0 +1,195 @@
+import cluster from 'node:cluster';
+import { createRequire } from 'node:module';
+import { Command, CommanderError, Option } from 'commander';
+import { describeError } from './cli-error.js';
+import { importFiles, type ImportOptions } from './commands/import.js';
+import { serve, type ServeOptions } from './commands/serve.js';
+import { validate, type ValidateOptions } from './commands/validate.js';
+import type { CommandContext } from './context.js';
+import { EXIT, EXIT_CODES_HELP, type ExitCode } from './exit-codes.js';
+import { createLogger } from './log.js';
+import {
+  parseDatabaseUrl,
+  parseFormat,
+  parseMount,
+  parsePort,
+  parsePositiveInteger,
+  parseSeconds,
+  parseTrustProxy,
+  parseWorkers,
+} from './options.js';
+
+/** Where the CLI reads and writes; the process's own by default (tests may pass others). */
+export interface CliIo {
+  stdout?: NodeJS.WritableStream;
+  stderr?: NodeJS.WritableStream & { isTTY?: boolean };
+  /** Directory relative paths are resolved against. */
+  cwd?: string;
+}
+
+const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
+
+interface GlobalFlags {
+  quiet?: boolean;
+  verbose?: boolean;
+}
+
+const FORMAT_HELP =
+  'record format: auto (by the keys of the first record), paperlist, or pwc (Papers with Code dump)';
+
+/**
+ * Runs `paperlist` with `argv` (without the node and script paths) and resolves with the exit code.
+ * Errors are reported as one line on stderr (with the stack under `--verbose`).
+ */
+export async function main(argv: readonly string[], io: CliIo = {}): Promise<ExitCode> {
+  const stdout = io.stdout ?? process.stdout;
+  const stderr = io.stderr ?? process.stderr;
+  const cwd = io.cwd ?? process.cwd();
+  const prefix = cluster.isWorker ? `paperlist[worker ${cluster.worker?.id ?? '?'}]` : 'paperlist';
+  let exitCode: ExitCode = EXIT.OK;
+  let flags: GlobalFlags = {};
+
+  const contextFor = (command: Command): CommandContext => {
+    flags = command.opts<GlobalFlags>();
+    return { stdout, cwd, log: createLogger({ prefix, stream: stderr, quiet: flags.quiet === true, verbose: flags.verbose === true }) };
+  };
+
+  const program = new Command('paperlist')
+    .description('Serve a research-paper catalogue with the Papers with Code API v1 interface.')
+    .version(version, '-V, --version')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => stdout.write(text),
+      writeErr: (text) => stderr.write(text),
+      outputError: (text, write) => write(`${prefix}: ${text}`),
+    })
+    .showHelpAfterError('(add --help for usage)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  paperlist serve                                  # the embedded 4,000-paper sample on http://127.0.0.1:8000/api/v1/papers/
+  paperlist serve --data papers-with-abstracts.json.gz --port 8080
+  paperlist validate papers.jsonl.gz
+  paperlist import --database-url postgres://localhost/papers papers.jsonl.gz
+
+${EXIT_CODES_HELP}`,
+    );
+
+  const withCommonFlags = (command: Command) =>
+    command
+      .option('-q, --quiet', 'print no progress or status lines (errors still go to stderr)')
+      .option('--verbose', 'print stack traces with errors');
+
+  withCommonFlags(
+    program
+      .command('serve')
+      .description('Serve a catalogue over HTTP: the embedded sample, catalogue files, or PostgreSQL.')
+      .addOption(
+        new Option('-d, --data <file...>', 'catalogue files: JSON Lines, JSON arrays or PwC dumps (gzip or plain), or Parquet; repeatable')
+          .conflicts('databaseUrl'),
+      )
+      .addOption(new Option('--format <format>', FORMAT_HELP).argParser(parseFormat).default('auto'))
+      .option('--skip-invalid', 'skip invalid records (each is logged) instead of refusing the catalogue')
+      .addOption(new Option('--database-url <url>', 'serve from PostgreSQL instead of files').env('PAPERLIST_DATABASE_URL').argParser(parseDatabaseUrl))
+      .option('--schema <name>', 'the PostgreSQL schema holding the catalogue', 'paperlist')
+      .addOption(new Option('-p, --port <port>', 'port to listen on (0: any free port)').env('PORT').argParser(parsePort).default(8000))
+      .option('--host <host>', 'address to listen on (0.0.0.0 or :: for every interface)', '127.0.0.1')
+      .option('--base-url <url>', 'scheme://host[:port] that next/previous links start with (default: from each request)')
+      .addOption(new Option('--mount <path>', 'URL path the API is mounted at').argParser(parseMount).default('/api/v1'))
+      .addOption(new Option('-w, --workers <n>', 'worker processes (node:cluster), or "auto" for one per CPU').argParser(parseWorkers).default(1))
+      .option('--allowed-host <host...>', 'host names requests may use, such as papers.example.org or .example.org (* for any); others get 400 (default: localhost and --host)')
+      .addOption(new Option('--page-size <n>', 'results per page by default').argParser(parsePositiveInteger))
+      .addOption(new Option('--max-page-size <n>', 'largest items_per_page honoured').argParser(parsePositiveInteger))
+      .addOption(new Option('--trust-proxy <value>', "Express's trust proxy setting: true, a number of hops, or addresses (loopback, 10.0.0.0/8)").argParser(parseTrustProxy))
+      .addOption(new Option('--timeout <seconds>', 'longest a catalogue query may take before the request gets a 503').argParser(parseSeconds))
+      .addOption(new Option('--shutdown-timeout <seconds>', 'on SIGTERM/SIGINT, how long requests in flight may take to finish').argParser(parseSeconds).default(10))
+      .option('--access-log', 'print one line per request on stdout')
+      .addOption(new Option('--debug-delay <ms>', 'wait before answering each API request').argParser(parsePositiveInteger).hideHelp())
+      .addHelpText(
+        'after',
+        `
+Signals:
+  SIGTERM, SIGINT  stop accepting connections, let requests in flight finish (up to --shutdown-timeout), exit 0;
+                   a second Ctrl-C exits at once with code 130
+  SIGHUP           reload the catalogue from the same --data files (built aside, swapped in at once);
+                   a failed reload keeps the current catalogue
+
+Endpoints:
+  {mount}/papers/ and {mount}/papers/{id}/  the Papers with Code API v1
+  /healthz                                  200 {"status":"ready","papers":N}; 503 while loading or stopping
+
+Examples:
+  paperlist serve
+  paperlist serve --data papers.jsonl.gz --port 8080 --host 0.0.0.0 --workers auto
+  paperlist serve --data papers-with-abstracts.json.gz --skip-invalid
+  paperlist serve --data part-1.parquet --data part-2.parquet
+  paperlist serve --database-url postgres://user@localhost/papers
+
+${EXIT_CODES_HELP}`,
+      )
+      .action(async (options: ServeOptions, command: Command) => {
+        exitCode = await serve(options, contextFor(command));
+      }),
+  );
+
+  withCommonFlags(
+    program
+      .command('import')
+      .description('Import catalogue files into PostgreSQL (the schema is created or migrated first).')
+      .argument('<file...>', 'catalogue files: JSON Lines, JSON arrays or PwC dumps (gzip or plain), or Parquet')
+      .addOption(new Option('--database-url <url>', 'the PostgreSQL database').env('PAPERLIST_DATABASE_URL').argParser(parseDatabaseUrl).makeOptionMandatory())
+      .option('--schema <name>', 'the PostgreSQL schema to import into (created if missing)', 'paperlist')
+      .addOption(new Option('--format <format>', FORMAT_HELP).argParser(parseFormat).default('auto'))
+      .addOption(new Option('--upsert', 'update papers whose id is already in the database (default: such ids are an error)').conflicts('replace'))
+      .option('--replace', 'empty the catalogue first: the database ends up holding exactly these files')
+      .option('--skip-invalid', 'skip invalid records (each is logged) instead of stopping at the first')
+      .addHelpText(
+        'after',
+        `
+Examples:
+  paperlist import --database-url postgres://user@localhost/papers papers.jsonl.gz
+  PAPERLIST_DATABASE_URL=postgres://localhost/papers paperlist import --upsert papers-with-abstracts.json.gz
+
+${EXIT_CODES_HELP}`,
+      )
+      .action(async (files: string[], options: ImportOptions, command: Command) => {
+        exitCode = await importFiles(files, options, contextFor(command));
+      }),
+  );
+
+  withCommonFlags(
+    program
+      .command('validate')
+      .description('Check catalogue files: print every invalid record with its line and why, then a summary.')
+      .argument('<file...>', 'catalogue files: JSON Lines, JSON arrays or PwC dumps (gzip or plain), or Parquet')
+      .addOption(new Option('--format <format>', FORMAT_HELP).argParser(parseFormat).default('auto'))
+      .option('--summary-only', 'print only the summary lines')
+      .addHelpText(
+        'after',
+        `
+Output (stdout): one line per invalid record, then one summary line per file:
+  papers.jsonl line 3: field "published": expected a real date YYYY-MM-DD, got "2019-02-30"
+  papers.jsonl: 4,000 records (paperlist records), 3,999 valid, 1 invalid
+
+Exits with 0 when every record is valid and 1 when any is invalid (ids must be unique across all the files).
+
+${EXIT_CODES_HELP}`,
+      )
+      .action(async (files: string[], options: ValidateOptions, command: Command) => {
+        exitCode = await validate(files, options, contextFor(command));
+      }),
+  );
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.OK : EXIT.USAGE;
+    const { exitCode: code, message } = describeError(error);
+    stderr.write(`${prefix}: error: ${message}\n`);
+    if (flags.verbose === true && error instanceof Error && error.stack !== undefined) stderr.write(`${error.stack}\n`);
+    else if (code === EXIT.INTERNAL) stderr.write(`${prefix}: (run with --verbose for details)\n`);
+    return code;
+  }
+}

@@ -1,0 +1,81 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getJson, killLeftovers, paper, pwcRecord, runCli, servedUrl, startCli, tempDir, writeJsonLines, writePwcParquet } from './helpers.js';
+
+const DATABASE_URL = process.env['PAPERLIST_TEST_DATABASE_URL'];
+const SAMPLE = new URL('../../core/data/papers-sample.jsonl.gz', import.meta.url).pathname;
+
+if (DATABASE_URL === undefined) {
+  console.warn('paperlist CLI: PostgreSQL tests skipped: set PAPERLIST_TEST_DATABASE_URL (e.g. postgres://user@localhost/test) to run them');
+}
+
+describe.skipIf(DATABASE_URL === undefined)(
+  DATABASE_URL === undefined ? 'against PostgreSQL: skipped, PAPERLIST_TEST_DATABASE_URL is not set (e.g. postgres://user@localhost/test)' : 'against PostgreSQL',
+  () => {
+    const schema = `paperlist_cli_test_${process.pid}_${Date.now()}`;
+    let dir: Awaited<ReturnType<typeof tempDir>>;
+    let pool: pg.Pool;
+    beforeAll(async () => {
+      dir = await tempDir();
+      pool = new pg.Pool({ connectionString: DATABASE_URL, max: 1 });
+    });
+    afterAll(async () => {
+      killLeftovers();
+      await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      await pool.end();
+      await dir.remove();
+    });
+
+    it('imports files with progress, refuses stored ids without --upsert, then serves them with --database-url', async () => {
+      const parquet = await writePwcParquet(dir.file('extra.parquet'), [pwcRecord('pg-paper-1'), pwcRecord('pg-paper-2', { title: 'Postgres-only title' })]);
+      const first = await runCli(['import', '--database-url', DATABASE_URL!, '--schema', schema, SAMPLE, parquet]);
+      expect(first.stderr).toMatch(/database schema migrated to version \d+/);
+      expect(first.stderr).toMatch(/importing .*papers-sample\.jsonl\.gz/);
+      expect(first.stdout).toMatch(/^paperlist: imported 4,002 papers into postgres:\/\/\S+ \(4,002 new\) in /);
+      expect(first.code).toBe(0);
+
+      const again = await runCli(['import', '--quiet', '--database-url', DATABASE_URL!, '--schema', schema, parquet]);
+      expect(again.code).toBe(4);
+      expect(again.stderr).toMatch(/^paperlist: error: the database refused the import, nothing was imported: .*pg-paper-1.*\(pass --upsert to update stored papers\)\n$/);
+
+      const upsert = await runCli(['import', '--quiet', '--upsert', '--database-url', DATABASE_URL!, '--schema', schema, parquet]);
+      expect(upsert.code).toBe(0);
+      expect(upsert.stdout).toMatch(/imported 2 papers .*\(0 new, 0 updated, 2 unchanged\)/);
+
+      const cli = startCli(['serve', '--port', '0', '--database-url', DATABASE_URL!, '--schema', schema]);
+      await cli.waitFor(/serving 4,002 papers at /);
+      const url = servedUrl(cli);
+      const page = await getJson(`${url}?q=postgres-only`);
+      expect(page.body.results.map((p: { id: string }) => p.id)).toEqual(['pg-paper-2']);
+      expect((await getJson(`${url}attention-is-all-you-need/`)).body.arxiv_id).toBe('1706.03762');
+      cli.child.kill('SIGTERM');
+      expect((await cli.exited).code).toBe(0);
+    });
+
+    it('cancels an import on SIGINT with exit code 130, leaving the database unchanged', async () => {
+      const count = async () => Number((await pool.query(`SELECT count(*) AS n FROM "${schema}".papers`)).rows[0].n);
+      const before = await count();
+      const big = await writeJsonLines(dir.file('big.jsonl'), Array.from({ length: 150_000 }, (_, i) => paper(`big-${i}`)));
+      const cli = startCli(['import', '--database-url', DATABASE_URL!, '--schema', schema, big]);
+      await cli.waitFor(/importing .*big\.jsonl: [\d,]+ papers/);
+      cli.child.kill('SIGINT');
+      expect((await cli.exited).code).toBe(130);
+      expect(cli.stderr()).toContain('paperlist: error: import cancelled by SIGINT; the database is unchanged');
+      expect(await count()).toBe(before);
+    });
+
+    it('exits 4 with one line when the schema holds no catalogue', async () => {
+      const result = await runCli(['serve', '--port', '0', '--database-url', DATABASE_URL!, '--schema', `${schema}_missing`]);
+      expect(result.code).toBe(4);
+      expect(result.stderr).toMatch(/^paperlist: error: .* holds no paperlist catalogue .*: run "paperlist import --database-url URL FILE\.\.\." first\n$/);
+    });
+  },
+);
+
+describe('without a database', () => {
+  it('exits 4 with one line when PostgreSQL cannot be reached', async () => {
+    const result = await runCli(['import', '--database-url', 'postgres://nobody@127.0.0.1:1/none', SAMPLE]);
+    expect(result.code).toBe(4);
+    expect(result.stderr).toBe('paperlist: error: cannot connect to postgres://nobody@127.0.0.1:1/none: connect ECONNREFUSED 127.0.0.1:1 (is PostgreSQL running there?)\n');
+  });
+});

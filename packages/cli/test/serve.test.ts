@@ -1,0 +1,237 @@
+import { execFileSync } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  freePort,
+  getJson,
+  killLeftovers,
+  paper,
+  pwcRecord,
+  servedUrl,
+  startCli,
+  tempDir,
+  writeJsonLines,
+  writePwcDump,
+  writePwcParquet,
+} from './helpers.js';
+
+let dir: Awaited<ReturnType<typeof tempDir>>;
+beforeAll(async () => {
+  dir = await tempDir();
+});
+afterAll(async () => {
+  await dir.remove();
+});
+afterEach(() => killLeftovers());
+
+describe('paperlist serve', () => {
+  it('serves the embedded sample at /api/v1/papers/ and stops on SIGTERM with exit code 0', async () => {
+    const cli = startCli(['serve', '--port', '0']);
+    await cli.waitFor(/serving 4,000 papers at http:\/\/127\.0\.0\.1:\d+\/api\/v1\/papers\//);
+    const url = servedUrl(cli);
+    const page = await getJson(`${url}?q=attention&items_per_page=2`);
+    expect(page.status).toBe(200);
+    expect(Object.keys(page.body)).toEqual(['count', 'next', 'previous', 'results']);
+    expect(page.body.results).toHaveLength(2);
+    const one = await getJson(`${url}attention-is-all-you-need/`);
+    expect(one.body.arxiv_id).toBe('1706.03762');
+
+    const origin = new URL(url).origin;
+    expect(await getJson(`${origin}/healthz`)).toEqual({ status: 200, body: { status: 'ready', papers: 4000 } });
+    expect(await getJson(`${origin}/elsewhere`)).toEqual({ status: 404, body: { detail: 'Not found.' } });
+
+    cli.child.kill('SIGTERM');
+    expect(await cli.exited).toEqual({ code: 0, signal: null });
+    expect(cli.stderr()).toMatch(/SIGTERM: shutting down/);
+    expect(cli.stderr()).toMatch(/stopped/);
+  });
+
+  it('serves a Papers with Code dump (gzipped JSON array) and merges several --data files', async () => {
+    const dump = await writePwcDump(dir.file('papers-with-abstracts.json.gz'), [
+      pwcRecord('attention-is-all-you-need', { title: 'Attention Is All You Need' }),
+      pwcRecord('bert-pre-training', { title: 'BERT: Pre-training of Deep Bidirectional Transformers', date: '2018-10-11' }),
+    ]);
+    const own = await writeJsonLines(dir.file('own.jsonl'), [paper('my-paper', { title: 'My own paper' })]);
+    const cli = startCli(['serve', '--port', '0', '--data', dump, '--data', own, '--mount', '/']);
+    await cli.waitFor(/serving 3 papers at http:\/\/127\.0\.0\.1:\d+\/papers\//);
+    const url = servedUrl(cli);
+    const bert = await getJson(`${url}bert-pre-training/`);
+    expect(bert.body).toMatchObject({ id: 'bert-pre-training', published: '2018-10-11', authors: ['Ashish Vaswani', 'Noam Shazeer'] });
+    expect(Object.keys(bert.body)).toHaveLength(13);
+    expect((await getJson(`${url}?q=own`)).body.results.map((p: { id: string }) => p.id)).toEqual(['my-paper']);
+    cli.child.kill('SIGINT');
+    expect((await cli.exited).code).toBe(0);
+  });
+
+  it('serves the same records from a Parquet file', async () => {
+    const records = Array.from({ length: 2500 }, (_, i) => pwcRecord(`parquet-paper-${i}`, { title: `Parquet paper ${i}`, date: i % 2 ? null : '2021-01-01' }));
+    const file = await writePwcParquet(dir.file('papers.parquet'), records, 1000);
+    const cli = startCli(['serve', '--port', '0', '--data', file]);
+    await cli.waitFor(/serving 2,500 papers/);
+    const url = servedUrl(cli);
+    const page = await getJson(`${url}?q=%22parquet+paper+1233%22`);
+    expect(page.body.count).toBe(1);
+    expect(page.body.results[0]).toMatchObject({ id: 'parquet-paper-1233', published: null, authors: ['Ashish Vaswani', 'Noam Shazeer'] });
+    cli.child.kill('SIGTERM');
+    expect((await cli.exited).code).toBe(0);
+  });
+
+  it('refuses ids repeated across files, naming both places, with exit code 1', async () => {
+    const a = await writeJsonLines(dir.file('a.jsonl'), [paper('x'), paper('y')]);
+    const b = await writeJsonLines(dir.file('b.jsonl'), [paper('z'), paper('y')]);
+    const cli = startCli(['serve', '--port', '0', '--data', a, b]);
+    expect((await cli.exited).code).toBe(1);
+    expect(cli.stderr()).toContain(`paperlist: error: ${b} line 2: duplicate id "y" (first seen in ${a} line 2)`);
+    expect(cli.stderr()).not.toMatch(/\n\s+at /);
+  });
+
+  it('writes plain progress lines with papers/s and an ETA when stderr is not a terminal', async () => {
+    const records = Array.from({ length: 40_000 }, (_, i) => paper(`p-${i}`, { abstract: `Abstract number ${i} ${'lorem ipsum '.repeat(i % 7)}` }));
+    const file = await writeJsonLines(dir.file('progress.jsonl'), records);
+    const cli = startCli(['serve', '--port', '0', '--data', file]);
+    await cli.waitFor(/serving 40,000 papers/);
+    const stderr = cli.stderr();
+    expect(stderr).toContain(`paperlist: loading ${file}:`);
+    expect(stderr).toMatch(/loading .*progress\.jsonl: [\d,]+ papers, \d+% read, [\d,]+ papers\/s, ETA /);
+    expect(stderr).toMatch(/loaded 40,000 papers from .*progress\.jsonl in [\d.]+m?s \([\d,]+ papers\/s\)/);
+    expect(stderr).not.toMatch(/\x1b\[/); // no terminal escapes
+    cli.child.kill('SIGTERM');
+    expect((await cli.exited).code).toBe(0);
+  });
+
+  it('stops loading on SIGTERM and exits 0', async () => {
+    const records = Array.from({ length: 60_000 }, (_, i) => paper(`stop-${i}`));
+    const file = await writeJsonLines(dir.file('interrupted.jsonl'), records);
+    const cli = startCli(['serve', '--port', '0', '--data', file]);
+    await cli.waitFor(/loading .*interrupted\.jsonl: [\d,]+ papers/);
+    cli.child.kill('SIGTERM');
+    expect((await cli.exited).code).toBe(0);
+    expect(cli.stderr()).toContain('SIGTERM: loading interrupted, stopping');
+    expect(cli.stdout()).not.toContain('serving');
+  });
+
+  it('under `pnpm start`, resolves paths against the directory pnpm was started in and drops a passed-on `--`', async () => {
+    await writeJsonLines(dir.file('relative.jsonl'), [paper('r1'), paper('r2')]);
+    const cli = startCli(['serve', '--', '--data', 'relative.jsonl', '--port', '0'], {
+      env: { npm_lifecycle_event: 'start', INIT_CWD: dir.path },
+    });
+    await cli.waitFor(/serving 2 papers/);
+    cli.child.kill('SIGTERM');
+    expect((await cli.exited).code).toBe(0);
+  });
+
+  it.each(['SIGTERM', 'SIGINT'] as const)('on %s finishes the requests in flight, refuses new ones, and exits 0', async (signal) => {
+    const cli = startCli(['serve', '--port', '0', '--debug-delay', '1500']);
+    await cli.waitFor(/serving 4,000 papers/);
+    const url = servedUrl(cli);
+    const started = Date.now();
+    const inFlight = [1, 2, 3].map((page) => getJson(`${url}?page=${page}`));
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    cli.child.kill(signal);
+    // A Ctrl-C often arrives twice at once (from the terminal and from a wrapper such as pnpm): still one request to stop.
+    if (signal === 'SIGINT') cli.child.kill(signal);
+    await cli.waitFor(new RegExp(`${signal}: shutting down, 3 requests in flight`));
+    await expect(fetch(url)).rejects.toThrow();
+    const answers = await Promise.all(inFlight);
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+    expect(answers.map((a) => a.body.results.length)).toEqual([50, 50, 50]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1400);
+    expect(await cli.exited).toEqual({ code: 0, signal: null });
+  });
+
+  it('exits 130 at once on a second Ctrl-C during a shutdown', async () => {
+    const cli = startCli(['serve', '--port', '0', '--debug-delay', '20000']);
+    await cli.waitFor(/serving 4,000 papers/);
+    const request = fetch(servedUrl(cli)).then(
+      () => 'answered',
+      () => 'cut',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    cli.child.kill('SIGINT');
+    await cli.waitFor(/SIGINT: shutting down, 1 request in flight/);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    cli.child.kill('SIGINT');
+    expect((await cli.exited).code).toBe(130);
+    expect(await request).toBe('cut');
+    expect(cli.stderr()).toContain('paperlist: warning: second SIGINT: exiting now');
+  });
+
+  it('cuts requests still running after --shutdown-timeout, and still exits 0', async () => {
+    const cli = startCli(['serve', '--port', '0', '--debug-delay', '20000', '--shutdown-timeout', '0.5']);
+    await cli.waitFor(/serving 4,000 papers/);
+    const request = fetch(servedUrl(cli)).then(
+      () => 'answered',
+      () => 'cut',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    cli.child.kill('SIGTERM');
+    expect(await request).toBe('cut');
+    expect((await cli.exited).code).toBe(0);
+    expect(cli.stderr()).toMatch(/cut 1 connection still open after 0\.5s/);
+  });
+
+  it('reloads the catalogue on SIGHUP, and keeps it when the reload fails', async () => {
+    const file = dir.file('reload.jsonl');
+    await writeJsonLines(file, [paper('a'), paper('b'), paper('c')]);
+    const cli = startCli(['serve', '--port', '0', '--data', file]);
+    await cli.waitFor(/serving 3 papers/);
+    const url = servedUrl(cli);
+    expect((await getJson(url)).body.count).toBe(3);
+
+    await writeJsonLines(file, [paper('a'), paper('b'), paper('c'), paper('d'), paper('e')]);
+    cli.child.kill('SIGHUP');
+    await cli.waitFor(/reloaded: serving 5 papers \(was 3\)/);
+    expect((await getJson(url)).body.count).toBe(5);
+    expect((await getJson(`${url}e/`)).status).toBe(200);
+
+    await writeFile(file, `${JSON.stringify(paper('f'))}\n{"id": "broken"\n`);
+    cli.child.kill('SIGHUP');
+    await cli.waitFor(/reload failed, still serving the previous 5 papers: .*reload\.jsonl line 2: invalid JSON/);
+    expect((await getJson(url)).body.count).toBe(5);
+    expect(cli.child.exitCode).toBeNull();
+
+    cli.child.kill('SIGTERM');
+    expect((await cli.exited).code).toBe(0);
+  });
+
+  it('runs --workers 2 with node:cluster: two workers serve, a crashed one is replaced, signals are forwarded', async () => {
+    const port = await freePort();
+    const cli = startCli(['serve', '--port', String(port), '--workers', '2']);
+    await cli.waitFor(/serving 4,000 papers at http:\/\/127\.0\.0\.1:\d+\/api\/v1\/papers\/ with 2 workers/);
+    const workers = () =>
+      execFileSync('pgrep', ['-P', String(cli.child.pid)], { encoding: 'utf8' })
+        .split('\n')
+        .filter(Boolean)
+        .map(Number);
+    expect(workers()).toHaveLength(2);
+    const url = servedUrl(cli);
+    const answers = await Promise.all(Array.from({ length: 6 }, () => getJson(url)));
+    expect(answers.every((a) => a.status === 200 && a.body.count === 4000)).toBe(true);
+
+    process.kill(workers()[0]!, 'SIGKILL');
+    await cli.waitFor(/worker \d+ died \(signal SIGKILL\); starting a new one/);
+    await cli.waitFor(/worker \d+ is serving 4,000 papers/);
+    expect(workers()).toHaveLength(2);
+    expect((await getJson(url)).status).toBe(200);
+
+    cli.child.kill('SIGHUP');
+    await cli.waitFor(/\[worker \d+\]: reloaded: serving 4,000 papers[^\n]*\n(.|\n)*\[worker \d+\]: reloaded: serving 4,000 papers/);
+
+    cli.child.kill('SIGTERM');
+    expect(await cli.exited).toEqual({ code: 0, signal: null });
+    expect(cli.stderr()).toMatch(/SIGTERM: stopping 2 workers/);
+  });
+
+  it('exits 5 with one line when the port is in use', async () => {
+    const first = startCli(['serve', '--port', '0']);
+    await first.waitFor(/serving/);
+    const port = new URL(servedUrl(first)).port;
+    const second = startCli(['serve', '--port', port]);
+    expect((await second.exited).code).toBe(5);
+    expect(second.stderr().trim().split('\n').at(-1)).toBe(
+      `paperlist: error: cannot listen on 127.0.0.1:${port}: the address is already in use (try another --port)`,
+    );
+    first.child.kill('SIGTERM');
+    await first.exited;
+  });
+});

@@ -1,0 +1,323 @@
+import {
+  inverseDocumentFrequency,
+  PaperlistOptionsError,
+  type Paper,
+  type PaperPage,
+  type PaperQuery,
+  type PaperSource,
+  type SourceCallOptions,
+} from '@paperlist/core';
+import { isPool, queryRows, type Queryable } from './db.js';
+import { importPapers, type ImportInput, type ImportOptions, type ImportResult } from './import.js';
+import {
+  cappedCountStatement,
+  countStatement,
+  documentFrequencyStatement,
+  estimateStatement,
+  hasConditions,
+  pageStatement,
+  SELECT_PAPER,
+  wordsCanMatch,
+  type ResolvedTerm,
+  type Scoring,
+  type Statement,
+} from './list-sql.js';
+import { assertMigrated, migrate, type MigrateResult } from './migrations.js';
+import { QueryRunner } from './query-runner.js';
+import { DEFAULT_SCHEMA, schemaNames, type SchemaNames } from './schema.js';
+import { CatalogueCache, resolveTerms, termKey } from './term-resolver.js';
+
+/**
+ * How `count` is computed for a list.
+ * - `exact` (default): `count(*)` of the matching papers, whatever it costs.
+ * - `estimate-above`: counts at most `threshold + 1` matching papers; when there are more,
+ *   answers the planner's estimate (`EXPLAIN`), never less than `threshold + 1`. Bounded cost
+ *   for very large match sets, at the price of an approximate `count` (and so of `page=last`
+ *   and the last `next` link) above the threshold.
+ */
+export type CountStrategy = { mode: 'exact' } | { mode: 'estimate-above'; threshold: number };
+
+/** Options of {@link createPostgresSource}. */
+export interface PostgresSourceOptions {
+  /** The primary: `pg.Pool` (recommended), `pg.Client` or PGlite. Migrations and imports run here. */
+  db: Queryable;
+  /**
+   * Where lists, single papers and the catalogue version are read: a pool on a read replica
+   * (or a load balancer over several). Default: `db`.
+   */
+  readDb?: Queryable;
+  /** The schema holding paperlist's tables; default `paperlist`. */
+  schema?: string;
+  /**
+   * Longest time one read statement may run, in milliseconds; then it is cancelled and the
+   * request answers `503`. On a pool the server enforces it (`statement_timeout` is set on the
+   * pool's sessions); on PGlite the call is rejected but the statement finishes in the background.
+   */
+  statementTimeoutMs?: number;
+  /** How counts are computed; default `{ mode: 'exact' }`. */
+  count?: CountStrategy;
+  /**
+   * How long `version()` (the ETag's catalogue version) may be served from memory before it is
+   * read again, in milliseconds; default 1000. The read happens in the background: `version()`
+   * itself never waits.
+   */
+  versionTtlMs?: number;
+}
+
+/** A {@link PaperSource} over PostgreSQL, with the schema's upkeep at hand. */
+export interface PostgresSource extends PaperSource {
+  /** The schema read. */
+  readonly schema: string;
+  /** The catalogue's version as last read (`pg:<catalogue>:<counter>`); refreshed in the background. */
+  version(): string;
+  /** Reads the version now (from the read database). */
+  refreshVersion(): Promise<string>;
+  /** Applies pending migrations on the primary. */
+  migrate(): Promise<MigrateResult>;
+  /** Imports papers on the primary (see {@link importPapers}); the version is refreshed afterwards. */
+  importPapers(papers: ImportInput, options?: Omit<ImportOptions, 'schema'>): Promise<ImportResult>;
+  /** Nothing to release: the pools belong to the caller, who ends them. */
+  close(): Promise<void>;
+}
+
+interface PaperRow {
+  id: string;
+  arxiv_id: string | null;
+  nips_id: string | null;
+  url_abs: string;
+  url_pdf: string;
+  title: string;
+  abstract: string;
+  authors: string[];
+  published: string | null;
+  conference: string | null;
+  conference_url_abs: string | null;
+  conference_url_pdf: string | null;
+  proceeding: string | null;
+}
+
+interface StateRow {
+  catalogue: string;
+  version: string | number;
+}
+
+interface FullStateRow extends StateRow {
+  total: number;
+  title: number | null;
+  authors: number | null;
+  abstract: number | null;
+}
+
+/**
+ * A PaperSource over paperlist's schema in PostgreSQL (a server through `pg`, or PGlite
+ * in-process). The schema must be migrated (see {@link migrate}); the source checks it.
+ * Search, filters, ordering and windows all run in SQL; see the package README for how
+ * search compares with the in-memory source.
+ *
+ * @example
+ * const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL });
+ * await migrate(pool);
+ * const source = await createPostgresSource({ db: pool, readDb: replicaPool, statementTimeoutMs: 2000 });
+ * app.use('/api/v1', papersRouter({ source }));
+ */
+export async function createPostgresSource(options: PostgresSourceOptions): Promise<PostgresSource> {
+  const resolved = resolveOptions(options);
+  const { db, readDb, names } = resolved;
+  const runner = new QueryRunner(readDb, resolved.statementTimeoutMs);
+  await assertMigrated(readDb, names.schema);
+
+  let version = '';
+  let fetchedAt = 0;
+  let refreshing: Promise<string> | undefined;
+  const remember = (row: StateRow | undefined): string => {
+    if (row === undefined) throw new Error(`paperlist: ${names.state} has no row; run migrate() again`);
+    version = `pg:${row.catalogue}:${row.version}`;
+    fetchedAt = Date.now();
+    return version;
+  };
+  const refreshVersion = (): Promise<string> => {
+    refreshing ??= runner
+      .rows<StateRow>(`SELECT catalogue, version::text AS version FROM ${names.state}`, [])
+      .then((rows) => remember(rows[0]))
+      .finally(() => {
+        refreshing = undefined;
+      });
+    return refreshing;
+  };
+  await refreshVersion();
+
+  const rows = <R>(statement: Statement, signal: AbortSignal | undefined) => runner.rows<R>(statement.text, statement.params, signal);
+  let cache = new CatalogueCache('');
+
+  /** The catalogue's version and totals (the total counted here only after writes other than imports). */
+  const readState = async (signal: AbortSignal | undefined): Promise<FullStateRow> => {
+    const [state] = await runner.rows<FullStateRow>(
+      `SELECT catalogue, version::text AS version,
+        coalesce(total, (SELECT count(*) FROM ${names.papers}))::float8 AS total,
+        title_len_sum::float8 AS title, authors_len_sum::float8 AS authors, abstract_len_sum::float8 AS abstract
+      FROM ${names.state}`,
+      [],
+      signal,
+    );
+    const current = remember(state);
+    if (cache.version !== current) cache = new CatalogueCache(current);
+    return state!;
+  };
+
+  /** What relevance needs: the mean field lengths and each term's idf (document frequencies are cached per version). */
+  const scoringFor = async (state: FullStateRow, terms: ResolvedTerm[], signal: AbortSignal | undefined): Promise<Scoring> => {
+    let sums = { title: state.title, authors: state.authors, abstract: state.abstract };
+    if (sums.title === null || sums.authors === null || sums.abstract === null) {
+      [sums] = await runner.rows<typeof sums>(
+        `SELECT coalesce(sum(title_len), 0)::float8 AS title, coalesce(sum(authors_len), 0)::float8 AS authors,
+          coalesce(sum(abstract_len), 0)::float8 AS abstract FROM ${names.papers}`,
+        [],
+        signal,
+      ) as [typeof sums];
+    }
+    const total = Number(state.total);
+    const n = Math.max(total, 1);
+    const frequencies = await Promise.all(
+      terms.map(async (term) => {
+        const key = termKey(term.term);
+        const known = cache.frequencies.get(key);
+        if (known !== undefined) return known;
+        const [row] = await rows<{ count: number }>(documentFrequencyStatement(names, term), signal);
+        const frequency = Number(row!.count);
+        cache.frequencies.set(key, frequency);
+        return frequency;
+      }),
+    );
+    return {
+      averages: { title: Number(sums.title) / n, abstract: Number(sums.abstract) / n, authors: Number(sums.authors) / n },
+      idfs: frequencies.map((frequency) => inverseDocumentFrequency(total, frequency)),
+    };
+  };
+
+  const count = async (query: PaperQuery, terms: ResolvedTerm[], state: FullStateRow, signal: AbortSignal | undefined): Promise<number> => {
+    if (!hasConditions(query)) return Number(state.total);
+    const strategy = resolved.count;
+    if (strategy.mode === 'exact') return Number((await rows<{ count: number }>(countStatement(names, query, terms), signal))[0]!.count);
+    const cap = strategy.threshold + 1;
+    const capped = Number((await rows<{ count: number }>(cappedCountStatement(names, query, terms, cap), signal))[0]!.count);
+    if (capped < cap) return capped;
+    const [plan] = await rows<{ 'QUERY PLAN': unknown }>(estimateStatement(names, query, terms), signal);
+    return Math.max(cap, planRows(plan?.['QUERY PLAN']));
+  };
+
+  const page = async (query: PaperQuery, terms: ResolvedTerm[], scoring: Scoring | null, signal: AbortSignal | undefined) => {
+    if (query.limit === 0) return [];
+    return (await rows<PaperRow>(pageStatement(names, query, terms, scoring), signal)).map(toPaper);
+  };
+
+  // A pool runs the count and the page side by side on two connections; one session runs
+  // the page first, and skips the count when the page shows where the results end.
+  const parallel = isPool(readDb);
+
+  return {
+    schema: names.schema,
+    version() {
+      if (Date.now() - fetchedAt > resolved.versionTtlMs) void refreshVersion().catch(() => {});
+      return version;
+    },
+    refreshVersion,
+    async list(query: PaperQuery, callOptions: SourceCallOptions = {}): Promise<PaperPage> {
+      const { signal } = callOptions;
+      const state = await readState(signal);
+      const run = <R>(text: string, params: unknown[]) => runner.rows<R>(text, params, signal);
+      const terms = query.terms.length === 0 ? [] : await resolveTerms(names, query.terms, cache, run);
+      // A term none of whose words are in any paper (and no arXiv id): nothing matches.
+      if (terms.some((term) => !wordsCanMatch(term) && term.term.arxivId === null)) return { count: 0, results: [] };
+      const scoring =
+        query.ordering.kind === 'relevance' && terms.length > 0 && query.limit > 0 ? await scoringFor(state, terms, signal) : null;
+      if (parallel) {
+        const [total, results] = await Promise.all([count(query, terms, state, signal), page(query, terms, scoring, signal)]);
+        return { count: total, results };
+      }
+      const results = await page(query, terms, scoring, signal);
+      const ended = results.length > 0 ? results.length < query.limit : query.offset === 0 && query.limit > 0;
+      const total = ended ? query.offset + results.length : await count(query, terms, state, signal);
+      return { count: total, results };
+    },
+    async get(id: string, callOptions: SourceCallOptions = {}): Promise<Paper | null> {
+      const [row] = await runner.rows<PaperRow>(`SELECT ${SELECT_PAPER} FROM ${names.papers} WHERE id = $1`, [id], callOptions.signal);
+      return row === undefined ? null : toPaper(row);
+    },
+    migrate: () => migrate(db, { schema: names.schema }),
+    async importPapers(papers, importOptions = {}) {
+      const result = await importPapers(db, papers, { ...importOptions, schema: names.schema });
+      await refreshVersion().catch(() => {});
+      return result;
+    },
+    close: () => Promise.resolve(),
+  };
+}
+
+interface ResolvedOptions {
+  db: Queryable;
+  readDb: Queryable;
+  names: SchemaNames;
+  statementTimeoutMs: number | undefined;
+  count: CountStrategy;
+  versionTtlMs: number;
+}
+
+function resolveOptions(options: PostgresSourceOptions): ResolvedOptions {
+  const fail = (code: string, message: string): never => {
+    throw new PaperlistOptionsError(code, `paperlist: ${message}`);
+  };
+  if (typeof options !== 'object' || options === null) fail('invalid-options', 'createPostgresSource needs an options object');
+  const isQueryable = (value: unknown) => typeof (value as Queryable | null)?.query === 'function';
+  if (!isQueryable(options.db)) fail('invalid-db', '"db" must be a pg.Pool, a pg.Client or a PGlite instance (anything with query(text, params))');
+  if (options.readDb !== undefined && !isQueryable(options.readDb)) {
+    fail('invalid-read-db', '"readDb" must be a pg.Pool, a pg.Client or a PGlite instance (anything with query(text, params))');
+  }
+  const timeout = options.statementTimeoutMs;
+  if (timeout !== undefined && !(Number.isSafeInteger(timeout) && timeout > 0)) {
+    fail('invalid-statement-timeout', `"statementTimeoutMs" must be a positive integer of milliseconds, got ${String(timeout)}`);
+  }
+  const count = options.count ?? { mode: 'exact' as const };
+  if (count.mode === 'estimate-above') {
+    if (!(Number.isSafeInteger(count.threshold) && count.threshold >= 0)) {
+      fail('invalid-count', `"count.threshold" must be a non-negative integer, got ${String(count.threshold)}`);
+    }
+  } else if (count.mode !== 'exact') {
+    fail('invalid-count', `"count.mode" must be "exact" or "estimate-above", got ${JSON.stringify((count as { mode: unknown }).mode)}`);
+  }
+  const ttl = options.versionTtlMs ?? 1000;
+  if (!(Number.isFinite(ttl) && ttl >= 0)) fail('invalid-version-ttl', `"versionTtlMs" must be a non-negative number, got ${String(ttl)}`);
+  return {
+    db: options.db,
+    readDb: options.readDb ?? options.db,
+    names: schemaNames(options.schema ?? DEFAULT_SCHEMA),
+    statementTimeoutMs: timeout,
+    count,
+    versionTtlMs: ttl,
+  };
+}
+
+/** The 13 fields of a row, in the API's order. */
+function toPaper(row: PaperRow): Paper {
+  return {
+    id: row.id,
+    arxiv_id: row.arxiv_id,
+    nips_id: row.nips_id,
+    url_abs: row.url_abs,
+    url_pdf: row.url_pdf,
+    title: row.title,
+    abstract: row.abstract,
+    authors: row.authors,
+    published: row.published,
+    conference: row.conference,
+    conference_url_abs: row.conference_url_abs,
+    conference_url_pdf: row.conference_url_pdf,
+    proceeding: row.proceeding,
+  };
+}
+
+/** `Plan Rows` of the top node of an `EXPLAIN (FORMAT JSON)` answer (a parsed or a textual JSON). */
+function planRows(plan: unknown): number {
+  const parsed: unknown = typeof plan === 'string' ? JSON.parse(plan) : plan;
+  const rows = (parsed as [{ Plan?: { 'Plan Rows'?: unknown } }] | undefined)?.[0]?.Plan?.['Plan Rows'];
+  return typeof rows === 'number' && Number.isFinite(rows) ? Math.round(rows) : 0;
+}

@@ -1,0 +1,45 @@
+import { randomBytes } from 'node:crypto';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import type { Paper } from '@paperlist/core';
+import { createPostgresSource, importPapers, migrate, type PostgresSource, type PostgresSourceOptions, type Queryable } from '../src/index.js';
+
+/** The test server's URL (`.ci/run` sets it); tests that need a server skip without it. */
+export const TEST_DATABASE_URL = process.env['PAPERLIST_TEST_DATABASE_URL'];
+
+/** Why server tests are skipped, printed once per file. */
+export const SKIP_SERVER_MESSAGE = 'PAPERLIST_TEST_DATABASE_URL is not set: skipping the tests on a PostgreSQL server';
+
+/** A schema name of its own for one test file or block, so parallel files never collide. */
+export function randomSchema(prefix = 'paperlist_test'): string {
+  return `${prefix}_${randomBytes(6).toString('hex')}`;
+}
+
+/** A pool on the test server. */
+export function serverPool(options: pg.PoolConfig = {}): pg.Pool {
+  return new pg.Pool({ connectionString: TEST_DATABASE_URL, max: 4, ...options });
+}
+
+/** Drops a schema and everything in it. */
+export async function dropSchema(db: Queryable, schema: string): Promise<void> {
+  await db.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+}
+
+/** An in-process database. */
+export async function newPGlite(): Promise<PGlite> {
+  const db = new PGlite();
+  await db.waitReady;
+  return db;
+}
+
+/** Migrates `schema`, imports `papers` and opens a source on it. */
+export async function sourceWith(
+  db: Queryable,
+  schema: string,
+  papers: readonly Paper[],
+  options: Omit<PostgresSourceOptions, 'db' | 'schema'> = {},
+): Promise<PostgresSource> {
+  await migrate(db, { schema });
+  await importPapers(db, papers, { schema });
+  return createPostgresSource({ db, schema, ...options });
+}

@@ -1,0 +1,12 @@
+import { definePaperSourceSuite } from '@paperlist/conformance';
+import { newPGlite, sourceWith } from './helpers.js';
+
+// The shared PaperSource suite on PGlite: always runs, no server needed.
+definePaperSourceSuite({
+  name: 'postgres on PGlite',
+  async create(papers) {
+    const db = await newPGlite();
+    const source = await sourceWith(db, 'paperlist', papers);
+    return Object.assign(source, { close: () => db.close() });
+  },
+});

@@ -15,8 +15,10 @@ export interface LoadResult {
   timeouts: number;
   unexpectedStatuses: number;
   rssStartMb: number;
+  /** Median RSS over the 10 s after warm-up. */
   rssAfterWarmupMb: number;
   rssMaxAfterWarmupMb: number;
+  /** Median RSS over the last 10 s: compared with the warm baseline, a leak shows as growth. */
   rssEndMb: number;
 }
 
@@ -57,7 +59,10 @@ export async function runLoad(app: 'express' | 'koa', seconds: number, connectio
   // then on must stay flat.
   const warmUpMs = Math.min(Math.max((seconds * 1000) / 5, 15_000), seconds * 500);
   const warm = rss.filter((point) => point.at >= started + warmUpMs);
-  const base = warm[0]?.mb ?? rss[0]!.mb;
+  // Medians over 10 s windows, so one garbage-collection peak is not mistaken for growth.
+  const base = median(warm.filter((point) => point.at < started + warmUpMs + 10_000).map((point) => point.mb)) ?? rss[0]!.mb;
+  const last = warm[warm.length - 1]?.at ?? Date.now();
+  const end = median(warm.filter((point) => point.at > last - 10_000).map((point) => point.mb)) ?? base;
   return {
     app,
     seconds,
@@ -71,8 +76,14 @@ export async function runLoad(app: 'express' | 'koa', seconds: number, connectio
     rssStartMb: rss[0]!.mb,
     rssAfterWarmupMb: base,
     rssMaxAfterWarmupMb: Math.max(...warm.map((point) => point.mb), base),
-    rssEndMb: rss[rss.length - 1]!.mb,
+    rssEndMb: end,
   };
+}
+
+function median(values: number[]): number | undefined {
+  if (values.length === 0) return undefined;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
 }
 
 function readRssMb(pid: number): number {

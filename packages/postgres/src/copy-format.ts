@@ -55,6 +55,8 @@ export class PaperEncoder {
   private seen: Int32Array = new Int32Array(1 << 16);
   private ids: Int32Array = new Int32Array(1 << 12);
   private papers = 0;
+  /** Papers encoded and the sums of their field lengths (the catalogue's totals after a bulk load). */
+  readonly totals = { papers: 0, title: 0, authors: 0, abstract: 0 };
 
   constructor(readonly dictionary: WordDictionary) {}
 
@@ -112,6 +114,11 @@ export class PaperEncoder {
       authorsLength += name.length;
       authorsText += i === 0 ? name.text : `|${name.text}`;
     }
+    const totals = this.totals;
+    totals.papers++;
+    totals.title += title.length;
+    totals.authors += authorsLength;
+    totals.abstract += abstract.length;
     return {
       titleKey: titleSortKey(paper.title),
       titleLower: title.ascii ? null : paper.title.toLowerCase(),

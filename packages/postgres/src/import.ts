@@ -128,8 +128,6 @@ export async function importPapers(db: Queryable, input: ImportInput, options: I
   const result = await withTransaction(db, async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock(74111, hashtext($1))', [names.schema]);
     await assertMigrated(tx, names.schema);
-    if (!pglite) await tx.query(`SELECT set_config('maintenance_work_mem', $1, true)`, [options.maintenanceWorkMem ?? '1GB']);
-    if (!pglite && (await lz4Available(tx))) await tx.query(`SET LOCAL default_toast_compression = 'lz4'`);
     let bulk = options.replace === true;
     if (!bulk) {
       const [row] = await queryRows<{ found: boolean }>(tx, `SELECT EXISTS (SELECT 1 FROM ${names.papers}) AS found`);
@@ -138,7 +136,14 @@ export async function importPapers(db: Queryable, input: ImportInput, options: I
     // Truncating (even an empty table) in this transaction lets COPY write frozen rows; a
     // new catalogue starts a new word dictionary.
     if (bulk) await tx.query(`TRUNCATE ${names.papers}, ${names.words}`);
+    // A bulk load drops the secondary indexes and builds them afterwards: much faster than
+    // keeping them up to date row by row.
     const indexes = bulk ? await dropSecondaryIndexes(tx, names) : [];
+    if (!pglite) {
+      const memory = options.maintenanceWorkMem ?? '1GB';
+      await tx.query(`SELECT set_config('maintenance_work_mem', $1, true)`, [memory]);
+      if (await lz4Available(tx)) await tx.query(`SET LOCAL default_toast_compression = 'lz4'`);
+    }
     const staging = options.upsert === true && !bulk;
     if (staging) {
       await tx.query(`CREATE TEMP TABLE paperlist_staging (LIKE ${names.papers} INCLUDING DEFAULTS) ON COMMIT DROP`);
@@ -176,11 +181,20 @@ export async function importPapers(db: Queryable, input: ImportInput, options: I
       report('indexing');
       for (const index of indexes) await tx.query(index.definition);
     }
-    await tx.query(
-      `UPDATE ${names.state} SET total = s.total, title_len_sum = s.title, authors_len_sum = s.authors, abstract_len_sum = s.abstract
-        FROM (SELECT count(*) AS total, coalesce(sum(title_len), 0) AS title, coalesce(sum(authors_len), 0) AS authors,
-          coalesce(sum(abstract_len), 0) AS abstract FROM ${names.papers}) s`,
-    );
+    if (bulk) {
+      // The table holds exactly what was written: the totals are known.
+      const { totals } = encoder;
+      await tx.query(
+        `UPDATE ${names.state} SET total = $1, title_len_sum = $2, authors_len_sum = $3, abstract_len_sum = $4`,
+        [totals.papers, totals.title, totals.authors, totals.abstract],
+      );
+    } else {
+      await tx.query(
+        `UPDATE ${names.state} SET total = s.total, title_len_sum = s.title, authors_len_sum = s.authors, abstract_len_sum = s.abstract
+          FROM (SELECT count(*) AS total, coalesce(sum(title_len), 0) AS title, coalesce(sum(authors_len), 0) AS authors,
+            coalesce(sum(abstract_len), 0) AS abstract FROM ${names.papers}) s`,
+      );
+    }
     if (!bulk || freeze) await tx.query(`ANALYZE ${names.papers}, ${names.words}`);
     vacuum = bulk && !freeze;
     return { records: written.length, inserted, updated, unchanged: written.length - inserted - updated, bulk };
@@ -412,7 +426,7 @@ async function dropSecondaryIndexes(tx: Queryable, names: SchemaNames): Promise<
     `SELECT i.indexrelid::regclass::text AS name, pg_get_indexdef(i.indexrelid) AS definition
       FROM pg_index i
       WHERE i.indrelid = $1::regclass
-        AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = i.indexrelid)
+        AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid)
       ORDER BY i.indexrelid`,
     [names.papers],
   );

@@ -7,8 +7,12 @@ import { createPostgresSource, importPapers, migrate, type PostgresSource, type 
 /** The test server's URL (`.ci/run` sets it); tests that need a server skip without it. */
 export const TEST_DATABASE_URL = process.env['PAPERLIST_TEST_DATABASE_URL'];
 
-/** Why server tests are skipped, printed once per file. */
-export const SKIP_SERVER_MESSAGE = 'PAPERLIST_TEST_DATABASE_URL is not set: skipping the tests on a PostgreSQL server';
+/** Says once, in the test output, why the server tests of a file are skipped. */
+export function noteServerSkip(file: string): void {
+  if (TEST_DATABASE_URL === undefined) {
+    console.warn(`${file}: PAPERLIST_TEST_DATABASE_URL is not set; skipping the tests that need a PostgreSQL server`);
+  }
+}
 
 /** A schema name of its own for one test file or block, so parallel files never collide. */
 export function randomSchema(prefix = 'paperlist_test'): string {
@@ -42,4 +46,16 @@ export async function sourceWith(
   await migrate(db, { schema });
   await importPapers(db, papers, { schema });
   return createPostgresSource({ db, schema, ...options });
+}
+
+/** A handle that records the statements it runs (for routing tests). */
+export function recording(db: Queryable): Queryable & { statements: string[] } {
+  const statements: string[] = [];
+  return {
+    statements,
+    query(text: string, params?: unknown[]) {
+      statements.push(text);
+      return db.query(text, params);
+    },
+  };
 }

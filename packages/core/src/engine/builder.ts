@@ -1,4 +1,4 @@
-import { titleSortKey } from '../ordering/title-sort-key.js';
+import { titleKey } from './title-key.js';
 import type { Paper } from '../paper.js';
 import type { FieldLengths } from '../search/relevance.js';
 import { bitsetWords, popcount32 } from './bits.js';
@@ -38,7 +38,7 @@ export interface IndexData {
  */
 export class IndexBuilder {
   private readonly table = new WordTable();
-  private readonly store = new PaperStoreBuilder();
+  private readonly store: PaperStoreBuilder;
   private readonly stream = new TokenStream();
   private words = uint32Array(1 << 14);
   private readonly fieldLengths: number[] = [];
@@ -52,6 +52,11 @@ export class IndexBuilder {
   private readonly oversize = new Growable(uint8Array);
   private readonly totals: FieldLengths = { title: 0, abstract: 0, authors: 0 };
   private finished = false;
+
+  /** @param expectedJsonBytes an estimate of the catalogue's JSON size, to allocate its storage at once (see `estimateJsonBytes`). */
+  constructor(expectedJsonBytes = 0) {
+    this.store = new PaperStoreBuilder(expectedJsonBytes);
+  }
 
   /** Papers added so far. */
   get size(): number {
@@ -110,7 +115,7 @@ export class IndexBuilder {
     this.ids.push(paper.id);
     this.published.push(paper.published);
     this.arxivIds.push(paper.arxiv_id);
-    this.titleKeys.push(titleSortKey(paper.title));
+    this.titleKeys.push(titleKey(paper.title));
   }
 
   private ensureWordCapacity(size: number): void {

@@ -6,7 +6,7 @@ import { asciiBytes } from './paper-store.js';
 import { scoreDocs } from './scoring.js';
 import { matchTerm, type TermMatch } from './term-match.js';
 import { orderedWindow, rankedWindow } from './window.js';
-import { int32Array, uint32Array } from './alloc.js';
+import { uint32Array } from './alloc.js';
 
 /** The answer of the engine: exact count and the window's documents. */
 export interface EngineAnswer {
@@ -20,11 +20,7 @@ export interface EngineAnswer {
  * Synchronous and allocation-light; one engine per index.
  */
 export class Engine {
-  private readonly slotOf: Int32Array;
-
-  constructor(readonly index: IndexData) {
-    this.slotOf = int32Array(index.n).fill(-1);
-  }
+  constructor(readonly index: IndexData) {}
 
   get size(): number {
     return this.index.n;
@@ -41,7 +37,7 @@ export class Engine {
     let window: Uint32Array;
     if (query.ordering.kind === 'relevance') {
       const docs = setToList(matched);
-      const scores = scoreDocs(index, this.slotOf, docs, query.terms, matches);
+      const scores = scoreDocs(index, docs, query.terms, matches);
       const ties = index.orders.order(query.ordering.then).keys(docs);
       window = rankedWindow(docs, scores, ties, query.offset, end);
     } else {
@@ -68,20 +64,20 @@ export class Engine {
     if (terms.length === 0) return { set: all, matches: [] };
     const matches: TermMatch[] = [];
     if (relevance) {
-      for (const term of terms) matches.push(matchTerm(index, this.slotOf, term, null));
+      for (const term of terms) matches.push(matchTerm(index, term, null));
       const sets = matches.map((m) => m.set).sort((a, b) => setSize(a) - setSize(b));
       let set: DocSet = all;
       for (const s of sets) set = intersectSets(set, s, index.n);
       return { set, matches };
     }
-    const singles = terms.filter((t) => t.words.length === 1).map((t) => matchTerm(index, this.slotOf, t, null).set);
+    const singles = terms.filter((t) => t.words.length === 1).map((t) => matchTerm(index, t, null).set);
     singles.sort((a, b) => setSize(a) - setSize(b));
     let set: DocSet = all;
     for (const s of singles) set = intersectSets(set, s, index.n);
     for (const term of terms) {
       if (term.words.length === 1) continue;
       if (setSize(set) === 0) break;
-      set = intersectSets(set, matchTerm(index, this.slotOf, term, set.kind === 'all' ? null : set).set, index.n);
+      set = intersectSets(set, matchTerm(index, term, set.kind === 'all' ? null : set).set, index.n);
     }
     return { set, matches };
   }

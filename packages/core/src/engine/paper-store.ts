@@ -106,15 +106,29 @@ export class PaperStore {
     return fieldContains(json, from, stringEnd(json, from), needle, needleBytes);
   }
 
-  /** A 32-bit digest of every byte, for the catalogue version. */
+  /**
+   * A 32-bit digest of all the JSON (papers in input order), for the catalogue version. It
+   * reads the bytes as one stream of little-endian 32-bit words, so it does not depend on
+   * how the bytes were split into chunks.
+   */
   digest(): string {
     let h = 0x811c9dc5 ^ this.size;
+    let carry = 0; // bytes of an unfinished word, little-endian
+    let carried = 0;
     for (const chunk of this.chunks) {
-      const words = chunk.byteLength >>> 2;
-      const view = new Uint32Array(chunk.buffer, chunk.byteOffset, words);
-      for (let i = 0; i < words; i++) h = Math.imul(h ^ view[i]!, 0x01000193) ^ (h >>> 15);
-      for (let i = words << 2; i < chunk.byteLength; i++) h = Math.imul(h ^ chunk[i]!, 0x01000193);
+      let i = 0;
+      while (carried > 0 && carried < 4 && i < chunk.byteLength) carry |= chunk[i++]! << (8 * carried++);
+      if (carried === 4) {
+        h = Math.imul(h ^ carry, 0x01000193) ^ (h >>> 15);
+        carry = 0;
+        carried = 0;
+      }
+      const view = new DataView(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+      const whole = i + ((chunk.byteLength - i) & ~3);
+      for (; i < whole; i += 4) h = Math.imul(h ^ view.getUint32(i, true), 0x01000193) ^ (h >>> 15);
+      for (; i < chunk.byteLength; i++) carry |= chunk[i]! << (8 * carried++);
     }
+    if (carried > 0) h = Math.imul(h ^ carry, 0x01000193) ^ (h >>> 15);
     return (h >>> 0).toString(16).padStart(8, '0');
   }
 }
@@ -218,11 +232,22 @@ function bytesEqual(json: Uint8Array, at: number, key: Uint8Array): boolean {
   return json[at + 1 + key.length] === QUOTE;
 }
 
-/** Collects papers' JSON while a catalogue is read; `finish` arranges it in index order. */
+/** Largest chunk allocated in one piece for an expected size. */
+const MAX_CHUNK_BYTES = 1024 * 1024 * 1024;
+
+/**
+ * Collects papers' JSON while a catalogue is read; `finish` arranges it in index order.
+ * With `expectedBytes` (an estimate of the total), the first chunk is allocated at that size
+ * at once, and only trimmed at the end if much of it is left over.
+ */
 export class PaperStoreBuilder {
   private readonly chunks: Uint8Array[] = [];
-  private chunk: Buffer = Buffer.allocUnsafeSlow(FIRST_CHUNK_BYTES);
+  private chunk: Buffer;
   private used = 0;
+
+  constructor(expectedBytes = 0) {
+    this.chunk = Buffer.allocUnsafeSlow(Math.min(MAX_CHUNK_BYTES, Math.max(FIRST_CHUNK_BYTES, Math.ceil(expectedBytes))));
+  }
   private readonly chunkOf = new Growable(uint16Array);
   private readonly start = new Growable(uint32Array);
   private readonly length = new Growable(uint32Array);
@@ -242,7 +267,7 @@ export class PaperStoreBuilder {
     const room = this.chunk.length - this.used;
     let bytes = json.length * 3 <= room ? -1 : Buffer.byteLength(json);
     if (bytes > room) {
-      this.sealChunk(Math.max(Math.min(CHUNK_BYTES, this.chunk.length * 2), bytes));
+      this.sealChunk(Math.max(Math.min(CHUNK_BYTES, Math.max(this.chunk.length, FIRST_CHUNK_BYTES) * 2), bytes));
     }
     bytes = this.chunk.write(json, this.used, 'utf8');
     let titleAt = titleChar;
@@ -271,7 +296,11 @@ export class PaperStoreBuilder {
    * Throws on a duplicate id.
    */
   finish(order: Uint32Array): PaperStore {
-    if (this.used > 0 || this.chunks.length === 0) this.chunks.push(copyExact(this.chunk, this.used));
+    if (this.used > 0 || this.chunks.length === 0) {
+      // Trim the last chunk when much of it is unused (a copy: one more large allocation).
+      const slack = this.chunk.length - this.used;
+      this.chunks.push(slack > 16 * 1024 * 1024 && slack * 16 > this.chunk.length ? copyExact(this.chunk, this.used) : this.chunk.subarray(0, this.used));
+    }
     this.chunk = Buffer.alloc(0);
     const n = order.length;
     const remap = <T extends Uint16Array | Uint32Array>(source: Growable<T>, target: T): T => {
@@ -353,4 +382,19 @@ function sameBytes(a: Uint8Array, b: Uint8Array, from: number, to: number): bool
 function sameBytesAt(a: Uint8Array, aAt: number, b: Uint8Array, bAt: number, length: number): boolean {
   for (let i = 0; i < length; i++) if (a[aAt + i] !== b[bAt + i]) return false;
   return true;
+}
+
+/**
+ * About the bytes of the papers' JSON: their text plus the keys, a little over for escapes
+ * and non-ASCII characters. Cheap (lengths only); used to size the store in one allocation.
+ */
+export function estimateJsonBytes(papers: readonly Paper[]): number {
+  let total = 0;
+  for (const p of papers) {
+    total += 230 + p.id.length + p.url_abs.length + p.url_pdf.length + p.title.length + p.abstract.length;
+    total += (p.arxiv_id?.length ?? 0) + (p.nips_id?.length ?? 0) + (p.published?.length ?? 0);
+    total += (p.conference?.length ?? 0) + (p.conference_url_abs?.length ?? 0) + (p.conference_url_pdf?.length ?? 0) + (p.proceeding?.length ?? 0);
+    for (const name of p.authors) total += name.length + 3;
+  }
+  return total * 1.02;
 }

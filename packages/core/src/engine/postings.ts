@@ -23,6 +23,9 @@ export const RANK_BLOCK_SHIFT = 3;
 export class Postings {
   readonly wordsPerSet: number;
   readonly blocksPerSet: number;
+  // Scratch of `collectPairs`: queries run synchronously and consume one result before the next call.
+  private scratchSlots: Int32Array = new Int32Array(1024);
+  private scratchOffsets: Uint32Array = new Uint32Array(1024);
 
   constructor(
     readonly n: number,
@@ -89,22 +92,28 @@ export class Postings {
   }
 
   /**
-   * The pairs of word `w` whose documents are candidates (`slotOf[d] >= 0`; `candidates` lists
-   * them ascending): their candidate slots and position offsets, ascending. Looks each
-   * candidate up when they are few, reads the word's pairs in order otherwise.
+   * The pairs of word `w` whose documents are among `candidates` (ascending): each pair's
+   * candidate slot (index in `candidates`) and position offset, ascending. Looks each candidate
+   * up when they are few; otherwise reads the word's pairs in order, merging with the candidates.
+   * The arrays returned are reused by the next call.
    */
-  collectPairs(w: number, candidates: Uint32Array, slotOf: Int32Array): { count: number; slots: Int32Array; offsets: Uint32Array } {
+  collectPairs(w: number, candidates: Uint32Array): { count: number; slots: Int32Array; offsets: Uint32Array } {
     const df = this.df[w]!;
-    const capacity = Math.min(df, candidates.length);
-    const slots = int32Array(capacity);
-    const offsets = uint32Array(capacity);
+    const m = candidates.length;
+    const capacity = Math.min(df, m);
+    if (this.scratchSlots.length < capacity) {
+      this.scratchSlots = int32Array(capacity * 2);
+      this.scratchOffsets = uint32Array(capacity * 2);
+    }
+    const slots = this.scratchSlots;
+    const offsets = this.scratchOffsets;
     if (capacity === 0) return { count: 0, slots, offsets };
     const positions = this.positions;
     let k = 0;
-    if (candidates.length * 16 < df) {
+    if (m * 16 < df) {
       if (this.dense[w] === 1) {
         const bits = this.bitsOf(w);
-        for (let c = 0; c < candidates.length; c++) {
+        for (let c = 0; c < m; c++) {
           const d = candidates[c]!;
           if ((bits[d >>> 5]! & (1 << (d & 31))) === 0) continue;
           slots[k] = c;
@@ -115,7 +124,7 @@ export class Postings {
         const to = from + df;
         const docs = this.listDocs;
         let j = from;
-        for (let c = 0; c < candidates.length && j < to; c++) {
+        for (let c = 0; c < m && j < to; c++) {
           const d = candidates[c]!;
           j = gallop(docs, d, j, to);
           if (j < to && docs[j] === d) {
@@ -127,16 +136,20 @@ export class Postings {
       return { count: k, slots, offsets };
     }
     let off = this.positionsAt[w]!;
+    let c = 0;
+    const sparse = df * 8 < m;
     if (this.dense[w] === 1) {
       const bits = this.bitsOf(w);
-      for (let i = 0; i < bits.length; i++) {
+      for (let i = 0; i < bits.length && c < m; i++) {
         let v = bits[i]!;
         while (v !== 0) {
           const t = v & -v;
           v ^= t;
-          const slot = slotOf[(i << 5) + 31 - Math.clz32(t)]!;
-          if (slot >= 0) {
-            slots[k] = slot;
+          const d = (i << 5) + 31 - Math.clz32(t);
+          if (sparse) c = gallop(candidates, d, c, m);
+          else while (c < m && candidates[c]! < d) c++;
+          if (c < m && candidates[c] === d) {
+            slots[k] = c;
             offsets[k++] = off;
           }
           while ((positions[off++]! & LAST) === 0);
@@ -145,10 +158,12 @@ export class Postings {
     } else {
       const from = this.docsAt[w]!;
       const docs = this.listDocs;
-      for (let i = from; i < from + df; i++) {
-        const slot = slotOf[docs[i]!]!;
-        if (slot >= 0) {
-          slots[k] = slot;
+      for (let i = from; i < from + df && c < m; i++) {
+        const d = docs[i]!;
+        if (sparse) c = gallop(candidates, d, c, m);
+        else while (c < m && candidates[c]! < d) c++;
+        if (c < m && candidates[c] === d) {
+          slots[k] = c;
           offsets[k++] = off;
         }
         while ((positions[off++]! & LAST) === 0);

@@ -4,7 +4,7 @@ import type { SearchTerm } from '../source.js';
 import type { IndexData } from './builder.js';
 import { setSize } from './doc-set.js';
 import { COUNTS_PER_DOC } from './field-layout.js';
-import { assignSlots, clearSlots, countWordRange } from './occurrences.js';
+import { accumulateWordRange } from './occurrences.js';
 import { fixOversize, type TermMatch } from './term-match.js';
 import { float64Array, uint32Array, uint8Array } from './alloc.js';
 
@@ -16,7 +16,6 @@ import { float64Array, uint32Array, uint8Array } from './alloc.js';
  */
 export function scoreDocs(
   index: IndexData,
-  slotOf: Int32Array,
   docs: Uint32Array,
   terms: readonly SearchTerm[],
   matches: readonly TermMatch[],
@@ -32,38 +31,41 @@ export function scoreDocs(
   };
   const lengths: FieldLengths = { title: 0, abstract: 0, authors: 0 };
   const averages = layout.averages;
-  assignSlots(slotOf, docs);
-  try {
-    terms.forEach((term, t) => {
-      const match = matches[t]!;
-      const idf = inverseDocumentFrequency(n, setSize(match.set));
-      let counts: Uint32Array;
-      if (match.phraseDocs === null) {
-        counts = uint32Array(m * COUNTS_PER_DOC);
-        countWordRange(postings, layout, match.from, match.to, match.exact, docs, slotOf, counts, null, 0);
-        fixOversize(index, docs, counts, term);
-      } else {
-        counts = phraseCountsOf(match, docs);
+  const { titleLength, abstractLength, authorsLength } = layout;
+  const oversize = layout.oversize.length > 0;
+  for (let t = 0; t < terms.length; t++) {
+    const term = terms[t]!;
+    const match = matches[t]!;
+    const idf = inverseDocumentFrequency(n, setSize(match.set));
+    let counts: Uint32Array;
+    if (match.phraseDocs === null) {
+      counts = uint32Array(m * COUNTS_PER_DOC);
+      accumulateWordRange(postings, layout, match.from, match.to, match.exact, docs, counts);
+      fixOversize(index, docs, counts, term);
+    } else {
+      counts = phraseCountsOf(match, docs);
+    }
+    const arxivDocs = match.arxivDocs;
+    let a = 0;
+    for (let s = 0; s < m; s++) {
+      const d = docs[s]!;
+      const at = s * COUNTS_PER_DOC;
+      found.title.whole = counts[at]!;
+      found.title.prefix = counts[at + 1]!;
+      found.abstract.whole = counts[at + 2]!;
+      found.abstract.prefix = counts[at + 3]!;
+      found.authors.whole = counts[at + 4]!;
+      found.authors.prefix = counts[at + 5]!;
+      while (a < arxivDocs.length && arxivDocs[a]! < d) a++;
+      found.arxivId = a < arxivDocs.length && arxivDocs[a] === d;
+      if (oversize) layout.lengthsOf(d, lengths);
+      else {
+        lengths.title = titleLength[d]!;
+        lengths.abstract = abstractLength[d]!;
+        lengths.authors = authorsLength[d]!;
       }
-      const isArxiv = uint8Array(m);
-      for (const d of match.arxivDocs) {
-        const s = slotOf[d]!;
-        if (s >= 0) isArxiv[s] = 1;
-      }
-      for (let s = 0; s < m; s++) {
-        const at = s * COUNTS_PER_DOC;
-        found.title.whole = counts[at]!;
-        found.title.prefix = counts[at + 1]!;
-        found.abstract.whole = counts[at + 2]!;
-        found.abstract.prefix = counts[at + 3]!;
-        found.authors.whole = counts[at + 4]!;
-        found.authors.prefix = counts[at + 5]!;
-        found.arxivId = isArxiv[s] === 1;
-        scores[s]! += termScore(idf, found, layout.lengthsOf(docs[s]!, lengths), averages);
-      }
-    });
-  } finally {
-    clearSlots(slotOf, docs);
+      scores[s]! += termScore(idf, found, lengths, averages);
+    }
   }
   return scores;
 }
@@ -78,7 +80,7 @@ function phraseCountsOf(match: TermMatch, docs: Uint32Array): Uint32Array {
     const d = docs[s]!;
     while (j < phraseDocs.length && phraseDocs[j]! < d) j++;
     if (j < phraseDocs.length && phraseDocs[j] === d) {
-      counts.set(phraseCounts.subarray(j * COUNTS_PER_DOC, (j + 1) * COUNTS_PER_DOC), s * COUNTS_PER_DOC);
+      for (let i = 0; i < COUNTS_PER_DOC; i++) counts[s * COUNTS_PER_DOC + i] = phraseCounts[j * COUNTS_PER_DOC + i]!;
     }
   }
   return counts;

@@ -17,7 +17,7 @@ import {
 } from './doc-set.js';
 import { COUNTS_PER_DOC } from './field-layout.js';
 import type { IndexData } from './builder.js';
-import { assignSlots, clearSlots, countPhrase } from './occurrences.js';
+import { countPhrase } from './occurrences.js';
 import { uint32Array } from './alloc.js';
 
 /** What one search term matches, and what scoring it later needs. */
@@ -42,7 +42,7 @@ export interface TermMatch {
  * `restrict`ion, only documents in it are considered (then `set` is not the term's document
  * frequency: relevance evaluates its terms without one).
  */
-export function matchTerm(index: IndexData, slotOf: Int32Array, term: SearchTerm, restrict: DocSet | null): TermMatch {
+export function matchTerm(index: IndexData, term: SearchTerm, restrict: DocSet | null): TermMatch {
   const { vocabulary, postings, store, n } = index;
   let arxivDocs = term.arxivId === null ? new Uint32Array(0) : store.findArxivId(term.arxivId);
   if (restrict !== null && arxivDocs.length > 0) arxivDocs = arxivDocs.filter((d) => setHas(restrict, d));
@@ -72,13 +72,7 @@ export function matchTerm(index: IndexData, slotOf: Int32Array, term: SearchTerm
   if (rangeTotal < setSize(candidates)) candidates = intersectSets(candidates, unionRange(index, from, to), n);
   const docs = setToList(candidates);
 
-  assignSlots(slotOf, docs);
-  let counts: Uint32Array;
-  try {
-    counts = countPhrase(postings, index.layout, exactWords, from, to, exact, docs, slotOf);
-  } finally {
-    clearSlots(slotOf, docs);
-  }
+  const counts = countPhrase(postings, index.layout, exactWords, from, to, exact, docs);
   fixOversize(index, docs, counts, term);
 
   let matched = 0;
@@ -89,7 +83,7 @@ export function matchTerm(index: IndexData, slotOf: Int32Array, term: SearchTerm
   for (let s = 0; s < docs.length; s++) {
     if (total(counts, s) === 0) continue;
     phraseDocs[k] = docs[s]!;
-    phraseCounts.set(counts.subarray(s * COUNTS_PER_DOC, (s + 1) * COUNTS_PER_DOC), k * COUNTS_PER_DOC);
+    for (let i = 0; i < COUNTS_PER_DOC; i++) phraseCounts[k * COUNTS_PER_DOC + i] = counts[s * COUNTS_PER_DOC + i]!;
     k++;
   }
   match.phraseDocs = phraseDocs;

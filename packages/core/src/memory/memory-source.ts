@@ -1,5 +1,6 @@
 import { IndexBuilder, type IndexData } from '../engine/builder.js';
 import { Engine } from '../engine/engine.js';
+import { estimateJsonBytes } from '../engine/paper-store.js';
 import { readPapers } from '../load/read-papers.js';
 import type { PaperInput, ReadPapersOptions } from '../load/types.js';
 import type { Paper } from '../paper.js';
@@ -34,7 +35,7 @@ export interface IndexedMemorySource extends MemorySource {
  * const source = createMemorySource(await loadSamplePapers());
  */
 export function createMemorySource(papers: readonly Paper[], options: MemorySourceOptions = {}): IndexedMemorySource {
-  const builder = new IndexBuilder();
+  const builder = new IndexBuilder(estimateJsonBytes(papers));
   for (const paper of papers) builder.add(paper);
   return new EngineSource(builder.finish(), options.version);
 }
@@ -62,8 +63,10 @@ export async function buildFrom(input: PaperStream, read: ReadPapersOptions = {}
     return builder.finish();
   }
   if (!(Symbol.asyncIterator in input)) {
-    for (const paper of input as Iterable<Paper>) builder.add(paper);
-    return builder.finish();
+    const papers = Array.isArray(input) ? (input as readonly Paper[]) : null;
+    const sized = papers === null ? builder : new IndexBuilder(estimateJsonBytes(papers));
+    for (const paper of input as Iterable<Paper>) sized.add(paper);
+    return sized.finish();
   }
   const iterator = (input as AsyncIterable<Paper | Uint8Array>)[Symbol.asyncIterator]();
   const first = await iterator.next();
@@ -110,7 +113,7 @@ class EngineSource implements IndexedMemorySource {
   }
 
   replace(papers: readonly Paper[]): void {
-    const builder = new IndexBuilder();
+    const builder = new IndexBuilder(estimateJsonBytes(papers));
     for (const paper of papers) builder.add(paper);
     this.swap(builder.finish(), ++this.generation);
   }

@@ -46,3 +46,12 @@ describe('WordTable', () => {
     expect(table.wordNumber('alpha')).toBe(1);
   });
 });
+
+describe('titleKey', () => {
+  it('equals titleSortKey', async () => {
+    const { titleKey } = await import('../../src/engine/title-key.js');
+    const { titleSortKey } = await import('../../src/ordering/title-sort-key.js');
+    for (const paper of await loadSamplePapers()) expect(titleKey(paper.title)).toBe(titleSortKey(paper.title));
+    for (const title of ['', '---', 'A-B', 'The $\\alpha$-Model {x}', 'Schrödinger', 'x'.repeat(10000)]) expect(titleKey(title)).toBe(titleSortKey(title));
+  });
+});

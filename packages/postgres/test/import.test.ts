@@ -1,0 +1,164 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PaperLoadError, toPaper, type Paper } from '@paperlist/core';
+import { makePaper } from '../../core/test/make-paper.js';
+import {
+  createPostgresSource,
+  importPapers,
+  migrate,
+  PaperImportError,
+  type ImportProgress,
+  type Queryable,
+} from '../src/index.js';
+import { noteServerSkip } from './helpers.js';
+import { targets } from './targets.js';
+
+noteServerSkip('import.test.ts');
+
+const papers = (n: number, prefix = 'p'): Paper[] =>
+  Array.from({ length: n }, (_, i) =>
+    makePaper({ id: `${prefix}-${i}`, title: `Paper ${i} about graphs`, abstract: `We study graph ${i}.`, authors: [`Author ${i % 7}`] }),
+  );
+
+const stored = async (db: Queryable, schema: string) =>
+  (await db.query(`SELECT id FROM "${schema}".papers ORDER BY id`)).rows.map((row) => (row as { id: string }).id);
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'paperlist-pg-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+for (const target of targets()) {
+  const methods = ['copy', 'insert'] as const;
+  describe(`importPapers on ${target.name}`, () => {
+    beforeAll(() => target.open());
+    afterAll(() => target.close());
+    const fresh = async () => {
+      const schema = target.schema();
+      await migrate(target.db(), { schema });
+      return schema;
+    };
+
+    for (const method of methods) {
+      it(`loads papers exactly as given (${method}), in bulk and then on top`, async () => {
+        const schema = await fresh();
+        const first = papers(30);
+        const tricky = makePaper({
+          id: 'tricky',
+          title: 'Tabs\tand\nnewlines \\ "quotes" ÉCOLE',
+          abstract: 'A backslash \\N and {braces}, "quotes", commas, and \r carriage returns.',
+          authors: ['O\'Brien, "Jr."', 'Back\\slash {x}', ''],
+          published: '0001-01-01',
+        });
+        const result = await importPapers(target.db(), [...first, tricky], { schema, method, batchSize: 7 });
+        expect(result).toMatchObject({ records: 31, inserted: 31, updated: 0, unchanged: 0, method, bulk: true });
+        const more = await importPapers(target.db(), papers(5, 'q'), { schema, method, batchSize: 2 });
+        expect(more).toMatchObject({ records: 5, inserted: 5, bulk: false });
+        const source = await createPostgresSource({ db: target.db(), schema });
+        expect(toPaper((await source.get('tricky'))!)).toEqual(tricky);
+        expect((await stored(target.db(), schema)).length).toBe(36);
+      });
+    }
+
+    it('reads a file through readPapers and names the line of a bad record; nothing is kept', async () => {
+      const schema = await fresh();
+      const file = join(dir, `${schema}.jsonl`);
+      const good = papers(3).map((paper) => JSON.stringify(paper));
+      await writeFile(file, [good[0], '', good[1], '{"id": "broken"}', good[2]].join('\n'));
+      const failure = await importPapers(target.db(), file, { schema }).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(PaperLoadError);
+      expect((failure as PaperLoadError).line).toBe(4);
+      expect((failure as PaperLoadError).message).toMatch(/line 4: missing field "arxiv_id"/);
+      expect(await stored(target.db(), schema)).toEqual([]);
+      await writeFile(file, good.join('\n'));
+      expect((await importPapers(target.db(), file, { schema })).records).toBe(3);
+    });
+
+    it('validates papers from an iterable, by position', async () => {
+      const schema = await fresh();
+      const bad = [...papers(2), { ...papers(1)[0]!, id: 'x', published: '2019-02-30' }];
+      await expect(importPapers(target.db(), bad, { schema })).rejects.toThrow(/line 3: field "published"/);
+      const twice = [...papers(2), papers(1)[0]!];
+      await expect(importPapers(target.db(), twice, { schema })).rejects.toThrow(/line 3: duplicate id "p-0" \(first seen on line 1\)/);
+      const nul = [makePaper({ id: 'nul', abstract: 'a\u0000b' })];
+      await expect(importPapers(target.db(), nul, { schema })).rejects.toThrow(/U\+0000/);
+      expect(await stored(target.db(), schema)).toEqual([]);
+    });
+
+    it('refuses an id already stored without upsert, naming the record; nothing is kept', async () => {
+      const schema = await fresh();
+      await importPapers(target.db(), papers(3), { schema });
+      const again = [makePaper({ id: 'new-1' }), makePaper({ id: 'p-1' }), makePaper({ id: 'new-2' })];
+      const failure = await importPapers(target.db(), again, { schema }).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(PaperImportError);
+      expect(failure).toMatchObject({ id: 'p-1' });
+      expect((failure as Error).message).toMatch(/upsert/);
+      expect(await stored(target.db(), schema)).toEqual(['p-0', 'p-1', 'p-2']);
+    });
+
+    it('upserts: new papers inserted, changed ones updated, identical ones left alone', async () => {
+      const schema = await fresh();
+      await importPapers(target.db(), papers(3), { schema });
+      const source = await createPostgresSource({ db: target.db(), schema, versionTtlMs: 0 });
+      const before = source.version();
+      const changed = { ...papers(3)[1]!, title: 'Zebra crossings', abstract: 'Entirely new words here.' };
+      const result = await source.importPapers([papers(3)[0]!, changed, makePaper({ id: 'fresh', title: 'Fresh zebra' })], { upsert: true });
+      expect(result).toMatchObject({ records: 3, inserted: 1, updated: 1, unchanged: 1, bulk: false });
+      expect(source.version()).not.toBe(before);
+      expect(toPaper((await source.get('p-1'))!)).toEqual(changed);
+      const { count, results } = await source.list({
+        terms: [{ raw: 'zebra', words: ['zebra'], arxivId: null }],
+        filters: {},
+        ordering: { kind: 'fields', keys: [{ field: 'id', descending: false }] },
+        offset: 0,
+        limit: 10,
+      });
+      expect([count, results.map((record) => toPaper(record).id)]).toEqual([2, ['fresh', 'p-1']]);
+      // The old words of p-1 no longer find it.
+      const old = await source.list({
+        terms: [{ raw: 'graphs', words: ['graphs'], arxivId: null }],
+        filters: {},
+        ordering: { kind: 'fields', keys: [{ field: 'id', descending: false }] },
+        offset: 0,
+        limit: 10,
+      });
+      expect(old.results.map((record) => toPaper(record).id)).toEqual(['p-0', 'p-2']);
+    });
+
+    it('replaces the catalogue in one transaction', async () => {
+      const schema = await fresh();
+      await importPapers(target.db(), papers(4), { schema });
+      const result = await importPapers(target.db(), papers(2, 'r'), { schema, replace: true });
+      expect(result).toMatchObject({ records: 2, bulk: true });
+      expect(await stored(target.db(), schema)).toEqual(['r-0', 'r-1']);
+    });
+
+    it('reports progress by phase', async () => {
+      const schema = await fresh();
+      const seen: ImportProgress[] = [];
+      await importPapers(target.db(), papers(25), { schema, onProgress: (progress) => seen.push(progress) });
+      expect(seen.map((progress) => progress.phase)).toEqual(['loading', 'indexing', 'done']);
+      expect(seen.at(-1)).toEqual({ phase: 'done', records: 25 });
+    });
+
+    it('stops on abort and keeps nothing', async () => {
+      const schema = await fresh();
+      const controller = new AbortController();
+      async function* slow(): AsyncGenerator<Paper> {
+        for (const [i, paper] of papers(5000).entries()) {
+          if (i === 2500) controller.abort(new Error('stop now'));
+          yield paper;
+        }
+      }
+      await expect(importPapers(target.db(), slow(), { schema, signal: controller.signal })).rejects.toThrow('stop now');
+      expect(await stored(target.db(), schema)).toEqual([]);
+      const aborted = AbortSignal.abort(new Error('before'));
+      await expect(importPapers(target.db(), papers(1), { schema, signal: aborted })).rejects.toThrow('before');
+    });
+  });
+}

@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PaperlistOptionsError } from '@paperlist/core';
+import { createPostgresSource, migrate, schemaVersion, SCHEMA_VERSION } from '../src/index.js';
+import { noteServerSkip } from './helpers.js';
+import { targets } from './targets.js';
+
+noteServerSkip('migrations.test.ts');
+
+for (const target of targets()) {
+  describe(`migrations on ${target.name}`, () => {
+    beforeAll(() => target.open());
+    afterAll(() => target.close());
+
+    it('are versioned and idempotent', async () => {
+      const schema = target.schema();
+      expect(await schemaVersion(target.db(), { schema })).toBeNull();
+      expect(await migrate(target.db(), { schema })).toEqual({ schema, applied: [1], version: SCHEMA_VERSION });
+      expect(await migrate(target.db(), { schema })).toEqual({ schema, applied: [], version: SCHEMA_VERSION });
+      expect(await schemaVersion(target.db(), { schema })).toBe(SCHEMA_VERSION);
+      const { rows } = await target.db().query(`SELECT version, name FROM "${schema}".paperlist_migrations`);
+      expect(rows).toEqual([{ version: 1, name: 'papers, words, state and indexes' }]);
+    });
+
+    it('serialise concurrent runs (servers starting together)', async () => {
+      const schema = target.schema();
+      const results = await Promise.all([1, 2, 3].map(() => migrate(target.db(), { schema })));
+      expect(results.map((result) => result.applied).sort()).toEqual([[], [], [1]]);
+    });
+
+    it('refuse a schema newer than the package', async () => {
+      const schema = target.schema();
+      await migrate(target.db(), { schema });
+      await target.db().query(`INSERT INTO "${schema}".paperlist_migrations (version, name) VALUES (99, 'future')`);
+      await expect(migrate(target.db(), { schema })).rejects.toThrow(/version 99, newer than this/);
+      await expect(createPostgresSource({ db: target.db(), schema })).rejects.toThrow(/version 99, newer than this/);
+    });
+
+    it('must run before a source opens', async () => {
+      const schema = target.schema();
+      await expect(createPostgresSource({ db: target.db(), schema })).rejects.toThrow(/run migrate\(db, \{ schema \}\) first/);
+    });
+  });
+}
+
+describe('createPostgresSource options', () => {
+  const db = { query: () => Promise.resolve({ rows: [] }) };
+  it.each<[string, object]>([
+    ['a db', { db: {} }],
+    ['a readDb', { db, readDb: 42 }],
+    ['statementTimeoutMs', { db, statementTimeoutMs: 0 }],
+    ['statementTimeoutMs', { db, statementTimeoutMs: 1.5 }],
+    ['count.mode', { db, count: { mode: 'approximate' } }],
+    ['count.threshold', { db, count: { mode: 'estimate-above', threshold: -1 } }],
+    ['versionTtlMs', { db, versionTtlMs: Number.NaN }],
+    ['schema', { db, schema: '' }],
+    ['schema', { db, schema: 'x'.repeat(64) }],
+  ])('checks %s at construction', async (_name, options) => {
+    await expect(createPostgresSource(options as never)).rejects.toThrow(PaperlistOptionsError);
+  });
+});

@@ -1,0 +1,175 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toPaper, type PaperQuery } from '@paperlist/core';
+import { queryFor } from '@paperlist/conformance';
+import { loadSamplePapers } from '@paperlist/core/sample';
+import type pg from 'pg';
+import { makePaper } from '../../core/test/make-paper.js';
+import { createPostgresSource, importPapers, migrate, StatementTimeoutError, type PoolClientLike, type Queryable } from '../src/index.js';
+import { QueryRunner } from '../src/query-runner.js';
+import { dropSchema, newPGlite, noteServerSkip, randomSchema, recording, serverPool, TEST_DATABASE_URL } from './helpers.js';
+
+noteServerSkip('source-options.test.ts');
+
+const ids = (page: { results: Parameters<typeof toPaper>[0][] }) => page.results.map((record) => toPaper(record).id);
+
+describe('postgres source on PGlite', () => {
+  let db: Awaited<ReturnType<typeof newPGlite>>;
+  beforeAll(async () => {
+    db = await newPGlite();
+    await migrate(db, { schema: 'sample' });
+    await importPapers(db, await loadSamplePapers(), { schema: 'sample' });
+    await migrate(db, { schema: 'small' });
+    await importPapers(
+      db,
+      [
+        makePaper({ id: 'percent', title: '100% Accurate' }),
+        makePaper({ id: 'underscore', title: 'a_b testing', abstract: 'Per cent and 50%.' }),
+        makePaper({ id: 'backslash', title: 'Back\\slash' }),
+        makePaper({ id: 'ecole', title: 'ÉCOLE Normale', abstract: 'İstanbul' }),
+        makePaper({ id: 'plain', title: 'Ab testing' }),
+      ],
+      { schema: 'small' },
+    );
+  });
+  afterAll(() => db?.close());
+
+  it('reads through readDb and writes through db', async () => {
+    const primary = recording(db);
+    const replica = recording(db);
+    const source = await createPostgresSource({ db: primary, readDb: replica, schema: 'sample', versionTtlMs: 0 });
+    await source.list(queryFor('q=learning&ordering=-published'));
+    await source.list(queryFor('q=learning'));
+    await source.get('no-such-paper');
+    await source.refreshVersion();
+    expect(primary.statements).toEqual([]);
+    expect(replica.statements.length).toBeGreaterThan(4);
+    await source.migrate();
+    await source.importPapers([makePaper({ id: 'routed' })], { upsert: true });
+    expect(primary.statements.some((sql) => sql.includes('INSERT INTO "sample".papers'))).toBe(true);
+    expect(replica.statements.some((sql) => /INSERT|COPY|CREATE|ALTER/.test(sql))).toBe(false);
+    await db.query(`DELETE FROM "sample".papers WHERE id = 'routed'`);
+  });
+
+  it('counts exactly by default, and estimates above a threshold when asked', async () => {
+    const exact = await createPostgresSource({ db, schema: 'sample' });
+    const estimating = await createPostgresSource({ db, schema: 'sample', count: { mode: 'estimate-above', threshold: 200 } });
+    const common = queryFor('q=learning&ordering=id');
+    const rare = queryFor('q=lstm&ordering=id');
+    const [exactCommon, estimatedCommon] = await Promise.all([exact.list(common), estimating.list(common)]);
+    expect(exactCommon.count).toBe(762);
+    expect(estimatedCommon.count).toBeGreaterThan(200);
+    expect(ids(estimatedCommon)).toEqual(ids(exactCommon));
+    expect((await estimating.list(rare)).count).toBe((await exact.list(rare)).count);
+    // Without any condition the stored total is exact either way.
+    expect((await estimating.list(queryFor(''))).count).toBe(4000);
+  });
+
+  it('escapes LIKE wildcards and lower-cases like JavaScript in the contains filters', async () => {
+    const source = await createPostgresSource({ db, schema: 'small' });
+    const titles = async (raw: string) => ids(await source.list(queryFor(`${raw}&ordering=id`)));
+    expect(await titles('title=%25')).toEqual(['percent']);
+    expect(await titles('title=_')).toEqual(['underscore']);
+    expect(await titles('title=%5C')).toEqual(['backslash']);
+    expect(await titles('title=%C3%A9cole')).toEqual(['ecole']);
+    expect(await titles('abstract=%25')).toEqual(['underscore']);
+    expect(await titles('abstract=i%CC%87stanbul')).toEqual(['ecole']);
+    expect(await titles('title=ab')).toEqual(['plain']);
+  });
+
+  it('moves the version with every change of the papers', async () => {
+    const source = await createPostgresSource({ db, schema: 'small', versionTtlMs: 0 });
+    const before = source.version();
+    expect(before).toMatch(/^pg:[0-9a-f]{12}:\d+$/);
+    await db.query(`UPDATE "small".papers SET title = title WHERE id = 'plain'`);
+    expect(await source.refreshVersion()).not.toBe(before);
+    // The total is counted again after a change made outside importPapers.
+    expect((await source.list(queryFor(''))).count).toBe(5);
+  });
+
+  it('rejects on timeout and on abort (PGlite cannot cancel: the statement finishes in the background)', async () => {
+    const slow: Queryable = {
+      query: (text: string, params?: unknown[]) =>
+        new Promise((resolve, reject) => setTimeout(() => db.query(text, params).then(resolve, reject), text.includes('papers') ? 300 : 0)),
+    };
+    const timed = await createPostgresSource({ db: slow, schema: 'small', statementTimeoutMs: 100 });
+    await expect(timed.list(queryFor(''))).rejects.toBeInstanceOf(StatementTimeoutError);
+    const source = await createPostgresSource({ db: slow, schema: 'small' });
+    const controller = new AbortController();
+    const listing = source.list(queryFor(''), { signal: controller.signal });
+    setTimeout(() => controller.abort(new Error('client went away')), 50);
+    await expect(listing).rejects.toThrow('client went away');
+  });
+});
+
+/** A pool whose statements on paperlist's tables first sleep on the same session (as a slow query would). */
+function sleepyPool(pool: pg.Pool, seconds: number) {
+  return {
+    get totalCount() {
+      return pool.totalCount;
+    },
+    Client: (pool as unknown as { Client: unknown }).Client,
+    options: pool.options,
+    query: (text: string, params?: unknown[]) => pool.query(text, params),
+    async connect(): Promise<PoolClientLike> {
+      const client = await pool.connect();
+      return {
+        async query(text: string, params?: unknown[]) {
+          if (/papers|paperlist_state/.test(text)) await client.query('SELECT pg_sleep($1)', [seconds]);
+          return client.query(text, params);
+        },
+        release: (destroy?: boolean | Error) => client.release(destroy),
+      };
+    },
+  };
+}
+
+describe.skipIf(TEST_DATABASE_URL === undefined)('postgres source on a server: timeouts and cancellation', () => {
+  let pool: pg.Pool;
+  const schema = randomSchema();
+  beforeAll(async () => {
+    pool = serverPool({ max: 6, application_name: schema });
+    await migrate(pool, { schema });
+    await importPapers(pool, [makePaper({ id: 'a' }), makePaper({ id: 'b' })], { schema });
+  });
+  afterAll(async () => {
+    await dropSchema(pool, schema);
+    await pool.end();
+  });
+  const sleeping = async () =>
+    (await pool.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1 AND query LIKE '%pg_sleep%' AND state = 'active' AND pid <> pg_backend_pid()`, [schema]))
+      .rows[0].n as number;
+
+  it('sets statement_timeout on the pool sessions: the server cancels a slow statement', async () => {
+    const source = await createPostgresSource({ db: pool, schema, statementTimeoutMs: 300 });
+    const started = Date.now();
+    const slow = await createPostgresSource({ db: sleepyPool(pool, 3), schema, statementTimeoutMs: 300 }).catch((error: unknown) => error);
+    // Opening the source reads the state, which sleeps too: the timeout applies there already.
+    expect(slow).toMatchObject({ code: '57014', message: 'canceling statement due to statement timeout' });
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect((await source.list(queryFor(''))).count).toBe(2);
+  });
+
+  it('cancels the running statement when the request is aborted', async () => {
+    const runner = new QueryRunner(sleepyPool(pool, 5), undefined);
+    const controller = new AbortController();
+    const started = Date.now();
+    const running = runner.rows(`SELECT count(*) FROM "${schema}".papers`, [], controller.signal);
+    for (let i = 0; i < 40 && (await sleeping()) === 0; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+    expect(await sleeping()).toBe(1);
+    controller.abort(new Error('client went away'));
+    await expect(running).rejects.toThrow('client went away');
+    expect(Date.now() - started).toBeLessThan(2000);
+    // The backend stops: the cancel went over a connection of its own.
+    for (let i = 0; i < 50 && (await sleeping()) > 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await sleeping()).toBe(0);
+    const source = await createPostgresSource({ db: pool, schema });
+    expect((await source.list(queryFor(''))).count).toBe(2);
+  });
+
+  it('runs list and count side by side on the pool and still answers exactly', async () => {
+    const source = await createPostgresSource({ db: pool, schema });
+    const query: PaperQuery = queryFor('ordering=-id', 1, 1);
+    expect(await source.list(query)).toMatchObject({ count: 2 });
+    expect(ids(await source.list(query))).toEqual(['a']);
+  });
+});

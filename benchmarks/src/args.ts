@@ -25,7 +25,10 @@ export function parseArgs(argv: readonly string[]): BenchArgs {
     };
     if (arg === '--') continue;
     else if (arg === '--only') args.only = new Set(value().split(','));
-    else if (arg === '--size') args.sizes = value() === 'all' ? ['500k', '1m'] : (value() as string).split(',').map(size);
+    else if (arg === '--size') {
+      const v = value();
+      args.sizes = v === 'all' ? ['500k', '1m'] : v.split(',').map(size);
+    }
     else if (arg === '--anchors') {
       const v = value();
       args.anchorsSize = v === 'none' ? 'none' : size(v);

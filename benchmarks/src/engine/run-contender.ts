@@ -4,7 +4,7 @@
  * Usage: run-contender.ts <engine|scan|minisearch|flexsearch|engine-stream> <500k|1m> <out.json> [--quick]
  */
 import { writeFileSync } from 'node:fs';
-import { createMemorySourceFromStream, parseListQuery, parseQueryString, type PaperQuery } from '@paperlist/core';
+import { createMemorySourceFromStream, parseListQuery, parseQueryString, serializePaper, type PaperQuery } from '@paperlist/core';
 import type { CorpusSize } from '../args.js';
 import { corpusPapers, loadCorpus } from '../corpus.js';
 import { memoryInUse } from '../stats.js';
@@ -73,8 +73,9 @@ async function main(): Promise<void> {
   let queries = await benchQueries();
   if (name === 'scan') {
     // The scan takes about a second a query: only the first search of each class.
-    const firsts = new Set<string>();
-    queries = queries.filter((q) => (firsts.has(q.cls) && !firsts.has(`${q.cls}:${q.q}`) ? false : (firsts.add(q.cls), firsts.add(`${q.cls}:${q.q}`), true)));
+    const first = new Map<string, string>();
+    for (const q of queries) if (!first.has(q.cls)) first.set(q.cls, q.q);
+    queries = queries.filter((q) => first.get(q.cls) === q.q);
   }
   const parsed = queries.map((q) => parse(q));
   const runs = name === 'scan' ? 1 : quick ? 3 : name === 'engine' ? 30 : 5;
@@ -96,7 +97,7 @@ async function main(): Promise<void> {
     const all = await contender.answer(query, parse(query));
     report.matchSets[q] = all.ids.sort((a, b) => a - b);
   }
-  if (name === 'engine') report.jsonBytes = papers.reduce((sum, p) => sum + Buffer.byteLength(JSON.stringify(p)), 0);
+  if (name === 'engine') report.jsonBytes = papers.reduce((sum, p) => sum + Buffer.byteLength(serializePaper(p)), 0);
   report.maxRssKiB = process.resourceUsage().maxRSS;
   writeFileSync(out, JSON.stringify(report));
 }

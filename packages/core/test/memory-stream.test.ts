@@ -141,3 +141,22 @@ describe('papers too long for positions', () => {
     },
   );
 });
+
+describe('relevance counts beyond the packed form', () => {
+  // 20 title occurrences (over 15) and 200 abstract occurrences (over 127) of "spam".
+  const papers = [
+    makePaper({ id: 'loud', title: Array(20).fill('Spam').join(' '), abstract: Array(200).fill('spam spammer').join(' '), authors: ['Spam Spamson'] }),
+    makePaper({ id: 'quiet', title: 'A spam filter', abstract: 'We filter spam.' }),
+    makePaper({ id: 'none', title: 'Eggs', abstract: 'No meat here.' }),
+    ...Array.from({ length: 60 }, (_, i) => makePaper({ id: `filler-${i}`, title: `Spam study ${i}`, abstract: i % 2 ? 'spam' : 'ham' })),
+  ];
+  it.each(['q=spam', 'q=spa', 'q=spam+study', 'q=%22spam+spam%22', 'q=spammer'])('%j ranks like the reference', async (raw) => {
+    const engine = createMemorySource(papers);
+    const reference = createScanSource(papers);
+    for (const [offset, limit] of [[0, 5], [0, 100], [30, 10]] as const) {
+      const [got, want] = await Promise.all([engine.list(queryFor(raw, offset, limit)), reference.list(queryFor(raw, offset, limit))]);
+      expect(got.count).toBe(want.count);
+      expect(ids(got)).toEqual(ids(want));
+    }
+  });
+});

@@ -135,6 +135,7 @@ export function pageStatement(
   query: PaperQuery,
   terms: readonly ResolvedTerm[],
   scoring: Scoring | null,
+  plan: 'walk' | 'sort' = 'walk',
 ): Statement {
   const params = new Params();
   const condition = where(whereClause(terms, query.filters, params));
@@ -156,7 +157,14 @@ export function pageStatement(
     };
   }
   const keys = query.ordering.kind === 'relevance' ? query.ordering.then : query.ordering.keys;
-  const inner = `SELECT ${orderColumns(keys)} FROM ${names.papers}${condition} ORDER BY ${orderItems(keys)} ${window()}`;
+  // `walk`: let the planner walk an ordering index and test each paper (best when many match);
+  // `sort`: find every match first (the GIN index), then sort them (best when few match). The
+  // source chooses from the exact count, which the planner's estimate of a search is not.
+  const matches =
+    plan === 'sort' && condition !== ''
+      ? `(SELECT ${orderColumns(keys)} FROM ${names.papers}${condition} OFFSET 0) m`
+      : `${names.papers}${condition}`;
+  const inner = `SELECT ${orderColumns(keys)} FROM ${matches} ORDER BY ${orderItems(keys)} ${window()}`;
   return {
     text: `SELECT ${SELECT_PAPER_P} FROM (${inner}) w JOIN ${names.papers} p USING (id) ORDER BY ${orderItems(keys, 'w.')}`,
     params: params.values,

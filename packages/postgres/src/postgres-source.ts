@@ -7,7 +7,7 @@ import {
   type PaperSource,
   type SourceCallOptions,
 } from '@paperlist/core';
-import { isPool, queryRows, type Queryable } from './db.js';
+import { queryRows, type Queryable } from './db.js';
 import { importPapers, type ImportInput, type ImportOptions, type ImportResult } from './import.js';
 import {
   cappedCountStatement,
@@ -25,7 +25,7 @@ import {
 import { assertMigrated, migrate, type MigrateResult } from './migrations.js';
 import { QueryRunner } from './query-runner.js';
 import { DEFAULT_SCHEMA, schemaNames, type SchemaNames } from './schema.js';
-import { CatalogueCache, resolveTerms, termKey } from './term-resolver.js';
+import { CatalogueCache, countKey, resolveTerms } from './term-resolver.js';
 
 /**
  * How `count` is computed for a list.
@@ -177,42 +177,58 @@ export async function createPostgresSource(options: PostgresSourceOptions): Prom
     }
     const total = Number(state.total);
     const n = Math.max(total, 1);
-    const frequencies = await Promise.all(
-      terms.map(async (term) => {
-        const key = termKey(term.term);
-        const known = cache.frequencies.get(key);
-        if (known !== undefined) return known;
-        const [row] = await rows<{ count: number }>(documentFrequencyStatement(names, term), signal);
-        const frequency = Number(row!.count);
-        cache.frequencies.set(key, frequency);
-        return frequency;
-      }),
-    );
+    // A term's document frequency is the count of a query of that term alone.
+    const frequencies = await Promise.all(terms.map((term) => countMatches({ terms: [term.term], filters: {} }, [term], state, signal)));
     return {
       averages: { title: Number(sums.title) / n, abstract: Number(sums.abstract) / n, authors: Number(sums.authors) / n },
       idfs: frequencies.map((frequency) => inverseDocumentFrequency(total, frequency)),
     };
   };
 
-  const count = async (query: PaperQuery, terms: ResolvedTerm[], state: FullStateRow, signal: AbortSignal | undefined): Promise<number> => {
-    if (!hasConditions(query)) return Number(state.total);
-    const strategy = resolved.count;
-    if (strategy.mode === 'exact') return Number((await rows<{ count: number }>(countStatement(names, query, terms), signal))[0]!.count);
-    const cap = strategy.threshold + 1;
-    const capped = Number((await rows<{ count: number }>(cappedCountStatement(names, query, terms, cap), signal))[0]!.count);
-    if (capped < cap) return capped;
-    const [plan] = await rows<{ 'QUERY PLAN': unknown }>(estimateStatement(names, query, terms), signal);
-    return Math.max(cap, planRows(plan?.['QUERY PLAN']));
+  /**
+   * The number of papers matching terms and filters. Exact counts are remembered for the
+   * catalogue's version (paging through a search counts once); `estimate-above` answers
+   * estimates above its threshold.
+   */
+  const countMatches = async (
+    query: Pick<PaperQuery, 'terms' | 'filters'>,
+    terms: ResolvedTerm[],
+    state: FullStateRow,
+    signal: AbortSignal | undefined,
+  ): Promise<number> => {
+    const counted = { ...query, ordering: { kind: 'fields' as const, keys: [] }, offset: 0, limit: 0 };
+    if (!hasConditions(counted)) return Number(state.total);
+    const key = countKey(query.terms, query.filters);
+    const known = cache.counts.get(key);
+    if (known !== undefined) {
+      try {
+        return await known;
+      } catch (error) {
+        // Another request's count failed (its client went away?): count afresh, unless this one is aborted too.
+        if (signal?.aborted) throw error;
+      }
+    }
+    const counting = (async () => {
+      const strategy = resolved.count;
+      if (strategy.mode === 'exact') return Number((await rows<{ count: number }>(countStatement(names, counted, terms), signal))[0]!.count);
+      const cap = strategy.threshold + 1;
+      const capped = Number((await rows<{ count: number }>(cappedCountStatement(names, counted, terms, cap), signal))[0]!.count);
+      if (capped < cap) return capped;
+      const [plan] = await rows<{ 'QUERY PLAN': unknown }>(estimateStatement(names, counted, terms), signal);
+      return Math.max(cap, planRows(plan?.['QUERY PLAN']));
+    })();
+    const owner = cache;
+    owner.counts.set(key, counting);
+    owner.trim();
+    // A failed count (a timeout, an aborted request) is not remembered.
+    counting.catch(() => {
+      if (owner.counts.get(key) === counting) owner.counts.delete(key);
+    });
+    return counting;
   };
 
-  const page = async (query: PaperQuery, terms: ResolvedTerm[], scoring: Scoring | null, signal: AbortSignal | undefined) => {
-    if (query.limit === 0) return [];
-    return (await rows<PaperRow>(pageStatement(names, query, terms, scoring), signal)).map(toPaper);
-  };
-
-  // A pool runs the count and the page side by side on two connections; one session runs
-  // the page first, and skips the count when the page shows where the results end.
-  const parallel = isPool(readDb);
+  const page = async (query: PaperQuery, terms: ResolvedTerm[], scoring: Scoring | null, plan: 'walk' | 'sort', signal: AbortSignal | undefined) =>
+    (await rows<PaperRow>(pageStatement(names, query, terms, scoring, plan), signal)).map(toPaper);
 
   return {
     schema: names.schema,
@@ -228,16 +244,17 @@ export async function createPostgresSource(options: PostgresSourceOptions): Prom
       const terms = query.terms.length === 0 ? [] : await resolveTerms(names, query.terms, cache, run);
       // A term none of whose words are in any paper (and no arXiv id): nothing matches.
       if (terms.some((term) => !wordsCanMatch(term) && term.term.arxivId === null)) return { count: 0, results: [] };
-      const scoring =
-        query.ordering.kind === 'relevance' && terms.length > 0 && query.limit > 0 ? await scoringFor(state, terms, signal) : null;
-      if (parallel) {
-        const [total, results] = await Promise.all([count(query, terms, state, signal), page(query, terms, scoring, signal)]);
-        return { count: total, results };
-      }
-      const results = await page(query, terms, scoring, signal);
-      const ended = results.length > 0 ? results.length < query.limit : query.offset === 0 && query.limit > 0;
-      const total = ended ? query.offset + results.length : await count(query, terms, state, signal);
-      return { count: total, results };
+      const relevance = query.ordering.kind === 'relevance' && terms.length > 0 && query.limit > 0;
+      const [count, scoring] = await Promise.all([
+        countMatches(query, terms, state, signal),
+        relevance ? scoringFor(state, terms, signal) : null,
+      ]);
+      if (query.limit === 0 || query.offset >= count) return { count, results: [] };
+      // Walking an ordering index visits about (offset + limit) * total / count papers; finding
+      // the matches first visits count papers, then sorts them.
+      const total = Math.max(Number(state.total), 1);
+      const plan = (query.offset + query.limit) * (total / Math.max(count, 1)) <= 2 * count ? 'walk' : 'sort';
+      return { count, results: await page(query, terms, scoring, plan, signal) };
     },
     async get(id: string, callOptions: SourceCallOptions = {}): Promise<Paper | null> {
       const [row] = await runner.rows<PaperRow>(`SELECT ${SELECT_PAPER} FROM ${names.papers} WHERE id = $1`, [id], callOptions.signal);

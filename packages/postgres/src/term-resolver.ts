@@ -1,4 +1,4 @@
-import type { SearchTerm } from '@paperlist/core';
+import type { PaperFilters, SearchTerm } from '@paperlist/core';
 import { arrayLiteral } from './copy-format.js';
 import type { ResolvedTerm } from './list-sql.js';
 import type { SchemaNames } from './schema.js';
@@ -11,24 +11,26 @@ const MAX_CACHED = 20_000;
 
 /**
  * What the source remembers about one version of the catalogue: dictionary look-ups and
- * document frequencies. A new version starts an empty cache.
+ * counts (of a query's matches, and of a term's matches: its document frequency). Exact as
+ * long as the version is the same; a new version starts an empty cache.
  */
 export class CatalogueCache {
   readonly words = new Map<string, number | null>();
   readonly prefixes = new Map<string, number[]>();
-  readonly frequencies = new Map<string, number>();
+  /** Counts by `countKey`, as promises so that one count running is shared. */
+  readonly counts = new Map<string, Promise<number>>();
 
   constructor(readonly version: string) {}
 
   /** Keeps the cache bounded: forgets everything when one of its maps grows too large. */
   trim(): void {
-    for (const map of [this.words, this.prefixes, this.frequencies]) if (map.size > MAX_CACHED) map.clear();
+    for (const map of [this.words, this.prefixes, this.counts]) if (map.size > MAX_CACHED) map.clear();
   }
 }
 
-/** The key of a term's document frequency. */
-export function termKey(term: SearchTerm): string {
-  return JSON.stringify([term.words, term.arxivId]);
+/** The key of a count: the terms and filters it counts the matches of. */
+export function countKey(terms: readonly SearchTerm[], filters: PaperFilters): string {
+  return JSON.stringify([terms.map((term) => [term.words, term.arxivId]), filters.arxivId, filters.titleContains, filters.abstractContains]);
 }
 
 /**

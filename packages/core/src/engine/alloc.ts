@@ -35,10 +35,3 @@ export function int32Array(length: number): Int32Array {
 export function float64Array(length: number): Float64Array {
   return new Float64Array(buffer(length * 8));
 }
-
-/** A copy of `source` in a (possibly shared) buffer. */
-export function copyUint32(source: ArrayLike<number>): Uint32Array {
-  const out = uint32Array(source.length);
-  out.set(source);
-  return out;
-}

@@ -47,14 +47,6 @@ export function bitsToList(bits: Uint32Array, count: number, from = 0, to = bits
   return k === count ? out : out.subarray(0, k);
 }
 
-/** Sets the bits of the given documents. */
-export function setBits(bits: Uint32Array, docs: ArrayLike<number>): void {
-  for (let i = 0; i < docs.length; i++) {
-    const d = docs[i]!;
-    bits[d >>> 5]! |= 1 << (d & 31);
-  }
-}
-
 /**
  * The `skip`-th to `skip + take - 1`-th set documents of a bitset (0-based, ascending):
  * whole words are skipped by their population count.

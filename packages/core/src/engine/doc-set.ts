@@ -1,4 +1,4 @@
-import { bitsToList, bitsetWords, countBits, hasBit, popcount32 } from './bits.js';
+import { bitsToList, bitsetWords, hasBit, popcount32 } from './bits.js';
 import { uint32Array } from './alloc.js';
 
 /**
@@ -201,9 +201,4 @@ export function addDocs(set: DocSet, extra: Uint32Array): DocSet {
     }
   }
   return bitsSet(bits, count);
-}
-
-/** A set from a bitset, counted. */
-export function countedBits(bits: Uint32Array): DocSet {
-  return bitsSet(bits, countBits(bits));
 }

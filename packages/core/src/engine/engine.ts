@@ -3,10 +3,11 @@ import type { PaperFilters, PaperQuery, SearchTerm } from '../source.js';
 import type { IndexData } from './builder.js';
 import { intersectSets, listSet, setSize, setToList, type DocSet } from './doc-set.js';
 import { asciiBytes } from './paper-store.js';
-import { scoreDocs } from './scoring.js';
-import { matchTerm, type TermMatch } from './term-match.js';
-import { orderedWindow, rankedWindow } from './window.js';
+import { relevanceWindow, type Scratch } from './relevance.js';
+import { filterByRange, matchTerm, rangeFrequency, type TermMatch } from './term-match.js';
+import { orderedWindow } from './window.js';
 import { uint32Array } from './alloc.js';
+import { bitsetWords } from './bits.js';
 
 /** The answer of the engine: exact count and the window's documents. */
 export interface EngineAnswer {
@@ -20,7 +21,19 @@ export interface EngineAnswer {
  * Synchronous and allocation-light; one engine per index.
  */
 export class Engine {
+  private scratchBits: Uint32Array | null = null;
+  private scratchCounts: Uint32Array | null = null;
+
   constructor(readonly index: IndexData) {}
+
+  /** A zeroed bitset over the documents, lent for one query step (returned zeroed). */
+  private readonly scratch = (): Uint32Array => (this.scratchBits ??= uint32Array(bitsetWords(this.index.n)));
+
+  /** Zeroed scratch arrays for relevance (returned zeroed). */
+  private readonly scratchArrays: Scratch = {
+    bits: this.scratch,
+    counts: () => (this.scratchCounts ??= uint32Array(this.index.n)),
+  };
 
   get size(): number {
     return this.index.n;
@@ -37,11 +50,9 @@ export class Engine {
     let window: Uint32Array;
     if (query.ordering.kind === 'relevance') {
       const docs = setToList(matched);
-      const scores = scoreDocs(index, docs, query.terms, matches);
-      const ties = index.orders.order(query.ordering.then).keys(docs);
-      window = rankedWindow(docs, scores, ties, query.offset, end);
+      window = relevanceWindow(index, matched, docs, query.terms, matches, index.orders.order(query.ordering.then), query.offset, end, this.scratchArrays);
     } else {
-      window = orderedWindow(index.orders.order(query.ordering.keys), matched, query.offset, end, index.n);
+      window = orderedWindow(index.orders.order(query.ordering.keys), matched, query.offset, end, index.n, this.scratch);
     }
     const results = new Array<EncodedPaper>(window.length);
     for (let i = 0; i < window.length; i++) results[i] = index.store.encoded(window[i]!);
@@ -70,10 +81,25 @@ export class Engine {
       for (const s of sets) set = intersectSets(set, s, index.n);
       return { set, matches };
     }
-    const singles = terms.filter((t) => t.words.length === 1).map((t) => matchTerm(index, t, null).set);
-    singles.sort((a, b) => setSize(a) - setSize(b));
+    // Single words, the rarest first: the first is a union of postings; each next one either
+    // filters the documents so far (few of them, few words in its range) or is intersected whole.
+    const singles = terms
+      .filter((t) => t.words.length === 1)
+      .map((term) => {
+        const [from, to] = index.vocabulary.prefixRange(term.words[0]!);
+        return { term, from, to, frequency: rangeFrequency(index, from, to) };
+      })
+      .sort((a, b) => a.frequency - b.frequency);
     let set: DocSet = all;
-    for (const s of singles) set = intersectSets(set, s, index.n);
+    for (const single of singles) {
+      const size = setSize(set);
+      if (set.kind !== 'all' && single.term.arxivId === null && size * (single.to - single.from) * 4 < single.frequency) {
+        set = listSet(filterByRange(index, setToList(set), single.from, single.to));
+      } else {
+        set = intersectSets(set, matchTerm(index, single.term, null).set, index.n);
+      }
+      if (setSize(set) === 0) return { set, matches };
+    }
     for (const term of terms) {
       if (term.words.length === 1) continue;
       if (setSize(set) === 0) break;

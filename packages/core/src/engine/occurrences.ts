@@ -1,6 +1,5 @@
 import type { FieldLayout } from './field-layout.js';
 import { COUNTS_PER_DOC } from './field-layout.js';
-import { gallop } from './doc-set.js';
 import { LAST, POSITION, type Postings } from './postings.js';
 import { int32Array, uint16Array, uint32Array, uint8Array } from './alloc.js';
 
@@ -136,97 +135,4 @@ export function countPhrase(
 
   countWordRange(postings, layout, from, to, exact, candidates, counts, starts, exactWords.length);
   return counts;
-}
-
-/**
- * Adds to `counts` (six per document of `docs`, ascending) the occurrences of the words
- * `[from, to)` (whole for `exact`, prefix otherwise), in one pass per word: the word's pairs
- * and `docs` are both ascending, so each pair finds its document's slot by merging (or by
- * galloping, for a word much rarer than `docs`), and its positions are counted on the spot.
- */
-export function accumulateWordRange(
-  postings: Postings,
-  layout: FieldLayout,
-  from: number,
-  to: number,
-  exact: number,
-  docs: Uint32Array,
-  counts: Uint32Array,
-): void {
-  const positions = postings.positions;
-  const titleLength = layout.titleLength;
-  const abstractLength = layout.abstractLength;
-  const m = docs.length;
-  for (let w = from; w < to; w++) {
-    const df = postings.df[w]!;
-    if (df === 0) continue;
-    const prefix = w === exact ? 0 : 1;
-    if (m * 16 < df) {
-      // Few documents: look each one up.
-      const dense = postings.dense[w] === 1;
-      const bits = dense ? postings.bitsOf(w) : null;
-      const start = postings.docsAt[w]!;
-      let j = start;
-      for (let s = 0; s < m; s++) {
-        const d = docs[s]!;
-        let pair: number;
-        if (bits !== null) {
-          if ((bits[d >>> 5]! & (1 << (d & 31))) === 0) continue;
-          pair = postings.rank(w, d);
-        } else {
-          j = gallop(postings.listDocs, d, j, start + df);
-          if (j >= start + df) break;
-          if (postings.listDocs[j] !== d) continue;
-          pair = j - start;
-        }
-        let off = postings.pairOffset(w, pair);
-        const t = titleLength[d]!;
-        const ta = t + abstractLength[d]!;
-        const base = s * COUNTS_PER_DOC + prefix;
-        for (;;) {
-          const v = positions[off++]!;
-          const q = v & POSITION;
-          counts[base + (q < t ? 0 : q <= ta ? 2 : 4)]!++;
-          if ((v & LAST) !== 0) break;
-        }
-      }
-      continue;
-    }
-    // Many documents: read the word's pairs in order, merging with `docs`.
-    let off = postings.positionsAt[w]!;
-    let s = 0;
-    const sparse = df * 8 < m;
-    const visit = (d: number): void => {
-      if (sparse) s = gallop(docs, d, s, m);
-      else while (s < m && docs[s]! < d) s++;
-      if (s < m && docs[s] === d) {
-        const t = titleLength[d]!;
-        const ta = t + abstractLength[d]!;
-        const base = s * COUNTS_PER_DOC + prefix;
-        for (;;) {
-          const v = positions[off++]!;
-          const q = v & POSITION;
-          counts[base + (q < t ? 0 : q <= ta ? 2 : 4)]!++;
-          if ((v & LAST) !== 0) break;
-        }
-      } else {
-        while ((positions[off++]! & LAST) === 0);
-      }
-    };
-    if (postings.dense[w] === 1) {
-      const bits = postings.bitsOf(w);
-      for (let i = 0; i < bits.length; i++) {
-        let v = bits[i]!;
-        while (v !== 0) {
-          const t = v & -v;
-          v ^= t;
-          visit((i << 5) + 31 - Math.clz32(t));
-        }
-      }
-    } else {
-      const listDocs = postings.listDocs;
-      const start = postings.docsAt[w]!;
-      for (let i = start; i < start + df; i++) visit(listDocs[i]!);
-    }
-  }
 }

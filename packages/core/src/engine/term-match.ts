@@ -4,6 +4,7 @@ import type { SearchTerm } from '../source.js';
 import { bitsetWords, popcount32 } from './bits.js';
 import {
   addDocs,
+  gallop,
   bitsSet,
   EMPTY_SET,
   intersectLists,
@@ -181,4 +182,47 @@ export function unionRange(index: IndexData, from: number, to: number): DocSet {
     }
   }
   return bitsSet(bits, count);
+}
+
+/** Upper bound of the documents of the words `[from, to)` (the sum of their frequencies). */
+export function rangeFrequency(index: IndexData, from: number, to: number): number {
+  let total = 0;
+  for (let w = from; w < to; w++) total += index.postings.df[w]!;
+  return total;
+}
+
+/**
+ * The documents of `docs` (ascending) that hold a word of `[from, to)`: membership tests
+ * (a bit, or a search of the word's list) instead of building the range's union. Cheap when
+ * `docs` is short and the range has few words.
+ */
+export function filterByRange(index: IndexData, docs: Uint32Array, from: number, to: number): Uint32Array {
+  const { postings } = index;
+  const kept = uint32Array(docs.length);
+  let k = 0;
+  const cursors = new Int32Array(to - from);
+  for (let w = from; w < to; w++) cursors[w - from] = postings.docsAt[w]!;
+  for (let i = 0; i < docs.length; i++) {
+    const d = docs[i]!;
+    for (let w = from; w < to; w++) {
+      const df = postings.df[w]!;
+      if (df === 0) continue;
+      if (postings.dense[w] === 1) {
+        const bits = postings.bitsOf(w);
+        if ((bits[d >>> 5]! & (1 << (d & 31))) !== 0) {
+          kept[k++] = d;
+          break;
+        }
+      } else {
+        const end = postings.docsAt[w]! + df;
+        const j = gallop(postings.listDocs, d, cursors[w - from]!, end);
+        cursors[w - from] = j;
+        if (j < end && postings.listDocs[j] === d) {
+          kept[k++] = d;
+          break;
+        }
+      }
+    }
+  }
+  return kept.subarray(0, k);
 }

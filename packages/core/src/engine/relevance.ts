@@ -1,0 +1,313 @@
+import { paperWords } from '../search/paper-words.js';
+import { inverseDocumentFrequency, RELEVANCE, termScore, type FieldLengths } from '../search/relevance.js';
+import { termOccurrences, type TermOccurrences } from '../search/term-occurrences.js';
+import type { SearchTerm } from '../source.js';
+import { float64Array, uint32Array, uint8Array } from './alloc.js';
+import type { IndexData } from './builder.js';
+import { gallop, intersectLists, setSize, type DocSet } from './doc-set.js';
+import { COUNTS_PER_DOC } from './field-layout.js';
+import type { DocOrder } from './orders.js';
+import { addOccurrence, hasHead, OVERFLOW, unpack } from './packed-counts.js';
+import { LAST, POSITION } from './postings.js';
+import type { TermMatch } from './term-match.js';
+import { topSlots } from './window.js';
+
+/** Zeroed scratch arrays lent by the engine; returned zeroed. */
+export interface Scratch {
+  /** One number per document. */
+  counts(): Uint32Array;
+  /** One bit per document. */
+  bits(): Uint32Array;
+}
+
+/** A term's occurrences in each matched document (slot = index in the matched list). */
+interface TermCounts {
+  idf: number;
+  /** Single words: packed counts per slot (see packed-counts.ts)… */
+  packed: Uint32Array | null;
+  /** …and exact counts where they did not fit, or for oversize documents. */
+  exact: Map<number, TermOccurrences>;
+  /** Phrases: six counts per slot. */
+  six: Uint32Array | null;
+  /** Slots whose `arxiv_id` is the term. */
+  arxiv: Uint8Array | null;
+}
+
+/**
+ * The window `[offset, end)` of the matched documents `docs` (ascending; `set` is the same
+ * set) by relevance: score descending, ties in `then` order. Every score is the reference
+ * `termScore` of each term in query order, on the same counts, lengths, averages and
+ * document frequencies as the scan source, so scores and order are identical.
+ *
+ * Pruning, exact: a document where no term occurs in the title or authors (nor as its arXiv
+ * id) scores at most Σ idf × (k1 + 1) (only the abstract counts). The others are scored first;
+ * if the `end`-th best of them scores above that bound, no other document can enter the
+ * window and they are not scored. Otherwise every document is.
+ */
+export function relevanceWindow(
+  index: IndexData,
+  set: DocSet,
+  docs: Uint32Array,
+  terms: readonly SearchTerm[],
+  matches: readonly TermMatch[],
+  then: DocOrder,
+  offset: number,
+  end: number,
+  scratch: Scratch,
+): Uint32Array {
+  const m = docs.length;
+  const counts = terms.map((term, t) => termCounts(index, set, docs, term, matches[t]!, scratch));
+  const { layout } = index;
+  const found: TermOccurrences = {
+    title: { whole: 0, prefix: 0 },
+    abstract: { whole: 0, prefix: 0 },
+    authors: { whole: 0, prefix: 0 },
+    arxivId: false,
+  };
+  const lengths: FieldLengths = { title: 0, abstract: 0, authors: 0 };
+  const { averages, titleLength, abstractLength, authorsLength } = layout;
+  const oversize = layout.oversize.length > 0;
+
+  const score = (s: number): number => {
+    const d = docs[s]!;
+    if (oversize) layout.lengthsOf(d, lengths);
+    else {
+      lengths.title = titleLength[d]!;
+      lengths.abstract = abstractLength[d]!;
+      lengths.authors = authorsLength[d]!;
+    }
+    let total = 0;
+    for (const c of counts) {
+      if (c.six !== null) {
+        const at = s * COUNTS_PER_DOC;
+        found.title.whole = c.six[at]!;
+        found.title.prefix = c.six[at + 1]!;
+        found.abstract.whole = c.six[at + 2]!;
+        found.abstract.prefix = c.six[at + 3]!;
+        found.authors.whole = c.six[at + 4]!;
+        found.authors.prefix = c.six[at + 5]!;
+      } else {
+        const packed = c.packed![s]!;
+        const exact = (packed & OVERFLOW) !== 0 || c.exact.size > 0 ? c.exact.get(s) : undefined;
+        if (exact !== undefined) {
+          found.title.whole = exact.title.whole;
+          found.title.prefix = exact.title.prefix;
+          found.abstract.whole = exact.abstract.whole;
+          found.abstract.prefix = exact.abstract.prefix;
+          found.authors.whole = exact.authors.whole;
+          found.authors.prefix = exact.authors.prefix;
+        } else unpack(packed, found);
+      }
+      found.arxivId = c.arxiv !== null && c.arxiv[s] === 1;
+      total += termScore(c.idf, found, lengths, averages);
+    }
+    return total;
+  };
+
+  // Documents with a title or authors occurrence (or an arXiv id match) of some term.
+  const head = uint8Array(m);
+  let heads = 0;
+  for (const c of counts) {
+    for (let s = 0; s < m; s++) {
+      if (head[s] === 1) continue;
+      let h: boolean;
+      if (c.six !== null) {
+        const at = s * COUNTS_PER_DOC;
+        h = c.six[at]! + c.six[at + 1]! + c.six[at + 4]! + c.six[at + 5]! > 0;
+      } else {
+        const packed = c.packed![s]!;
+        h = hasHead(packed) || (packed & OVERFLOW) !== 0 || c.exact.has(s);
+      }
+      if (h || (c.arxiv !== null && c.arxiv[s] === 1)) {
+        head[s] = 1;
+        heads++;
+      }
+    }
+  }
+
+  if (heads >= end && heads < m) {
+    const slots = uint32Array(heads);
+    for (let s = 0, k = 0; s < m; s++) if (head[s] === 1) slots[k++] = s;
+    const scores = float64Array(heads);
+    for (let i = 0; i < heads; i++) scores[i] = score(slots[i]!);
+    const headDocs = uint32Array(heads);
+    for (let i = 0; i < heads; i++) headDocs[i] = docs[slots[i]!]!;
+    const top = topSlots(scores, then.keys(headDocs), end);
+    const threshold = scores[top[end - 1]!]!;
+    let bound = 0;
+    for (const c of counts) bound += c.idf * (RELEVANCE.k1 + 1) * RELEVANCE.abstractWeight;
+    if (threshold > bound * (1 + 1e-9)) return windowOf(top, headDocs, offset, end);
+  }
+  const scores = float64Array(m);
+  for (let s = 0; s < m; s++) scores[s] = score(s);
+  return windowOf(topSlots(scores, then.keys(docs), end), docs, offset, end);
+}
+
+function windowOf(top: Int32Array, docs: Uint32Array, offset: number, end: number): Uint32Array {
+  const out = uint32Array(Math.max(0, Math.min(end, top.length) - offset));
+  for (let i = 0; i < out.length; i++) out[i] = docs[top[offset + i]!]!;
+  return out;
+}
+
+function termCounts(index: IndexData, set: DocSet, docs: Uint32Array, term: SearchTerm, match: TermMatch, scratch: Scratch): TermCounts {
+  const m = docs.length;
+  const counts: TermCounts = {
+    idf: inverseDocumentFrequency(index.n, setSize(match.set)),
+    packed: null,
+    exact: new Map(),
+    six: null,
+    arxiv: null,
+  };
+  if (match.arxivDocs.length > 0) {
+    counts.arxiv = uint8Array(m);
+    let s = 0;
+    for (const d of match.arxivDocs) {
+      s = gallop(docs, d, s, m);
+      if (s < m && docs[s] === d) counts.arxiv[s] = 1;
+    }
+  }
+  if (match.phraseDocs !== null) {
+    counts.six = phraseCounts(match, docs);
+    return counts;
+  }
+  counts.packed = packedCounts(index, set, docs, match.from, match.to, match.exact, scratch);
+  // Exact counts where the packed ones overflowed, and for oversize documents (no positions).
+  const needExact: number[] = [];
+  for (let s = 0; s < m; s++) if ((counts.packed[s]! & OVERFLOW) !== 0) needExact.push(s);
+  if (index.layout.oversize.length > 0) {
+    for (const d of intersectLists(index.layout.oversize, docs)) needExact.push(gallop(docs, d, 0, m));
+  }
+  for (const s of needExact) {
+    const paper = index.store.paper(docs[s]!);
+    counts.exact.set(s, termOccurrences(paperWords(paper), paper.arxiv_id, term));
+  }
+  return counts;
+}
+
+/**
+ * Packed counts (per slot of `docs`) of the words `[from, to)`, whole for `exact`: each word's
+ * pairs are read in order and added into a document-indexed scratch array (small and hit in
+ * order, unlike per-slot arrays), then gathered per slot.
+ */
+function packedCounts(index: IndexData, set: DocSet, docs: Uint32Array, from: number, to: number, exact: number, scratch: Scratch): Uint32Array {
+  const { postings, layout } = index;
+  const { positions } = postings;
+  const { titleLength, abstractLength } = layout;
+  const m = docs.length;
+  const acc = scratch.counts();
+  // Membership in the matched set: its own bitset, or the scratch one, or none when all match.
+  let member: Uint32Array | null = null;
+  let marked = false;
+  if (set.kind === 'bits') member = set.bits;
+  else if (set.kind === 'list') {
+    member = scratch.bits();
+    for (let s = 0; s < m; s++) member[docs[s]! >>> 5]! |= 1 << (docs[s]! & 31);
+    marked = true;
+  }
+  try {
+    for (let w = from; w < to; w++) {
+      const df = postings.df[w]!;
+      if (df === 0) continue;
+      const prefix = w === exact ? 0 : 1;
+      if (m * 16 < df) {
+        // Few matched documents: look each one up in the word's postings.
+        const bits = postings.dense[w] === 1 ? postings.bitsOf(w) : null;
+        const start = postings.docsAt[w]!;
+        let j = start;
+        for (let s = 0; s < m; s++) {
+          const d = docs[s]!;
+          let pair: number;
+          if (bits !== null) {
+            if ((bits[d >>> 5]! & (1 << (d & 31))) === 0) continue;
+            pair = postings.rank(w, d);
+          } else {
+            j = gallop(postings.listDocs, d, j, start + df);
+            if (j >= start + df) break;
+            if (postings.listDocs[j] !== d) continue;
+            pair = j - start;
+          }
+          acc[d] = addRun(acc[d]!, positions, postings.pairOffset(w, pair), titleLength[d]!, titleLength[d]! + abstractLength[d]!, prefix);
+        }
+        continue;
+      }
+      let off = postings.positionsAt[w]!;
+      if (postings.dense[w] === 1) {
+        const bits = postings.bitsOf(w);
+        for (let i = 0; i < bits.length; i++) {
+          let v = bits[i]!;
+          while (v !== 0) {
+            const t = v & -v;
+            v ^= t;
+            const d = (i << 5) + 31 - Math.clz32(t);
+            if (member === null || (member[i]! & t) !== 0) {
+              const title = titleLength[d]!;
+              let a = acc[d]!;
+              for (;;) {
+                const p = positions[off++]!;
+                const q = p & POSITION;
+                a = addOccurrence(a, (q < title ? 0 : q <= title + abstractLength[d]! ? 2 : 4) + prefix);
+                if ((p & LAST) !== 0) break;
+              }
+              acc[d] = a;
+            } else {
+              while ((positions[off++]! & LAST) === 0);
+            }
+          }
+        }
+      } else {
+        const listDocs = postings.listDocs;
+        const start = postings.docsAt[w]!;
+        for (let i = start; i < start + df; i++) {
+          const d = listDocs[i]!;
+          if (member === null || (member[d >>> 5]! & (1 << (d & 31))) !== 0) {
+            const title = titleLength[d]!;
+            let a = acc[d]!;
+            for (;;) {
+              const p = positions[off++]!;
+              const q = p & POSITION;
+              a = addOccurrence(a, (q < title ? 0 : q <= title + abstractLength[d]! ? 2 : 4) + prefix);
+              if ((p & LAST) !== 0) break;
+            }
+            acc[d] = a;
+          } else {
+            while ((positions[off++]! & LAST) === 0);
+          }
+        }
+      }
+    }
+    const packed = uint32Array(m);
+    for (let s = 0; s < m; s++) {
+      const d = docs[s]!;
+      packed[s] = acc[d]!;
+      acc[d] = 0;
+    }
+    return packed;
+  } finally {
+    if (marked) for (let s = 0; s < m; s++) member![docs[s]! >>> 5] = 0;
+  }
+}
+
+function addRun(a: number, positions: Uint16Array, off: number, title: number, titleAbstract: number, prefix: number): number {
+  for (;;) {
+    const p = positions[off++]!;
+    const q = p & POSITION;
+    a = addOccurrence(a, (q < title ? 0 : q <= titleAbstract ? 2 : 4) + prefix);
+    if ((p & LAST) !== 0) return a;
+  }
+}
+
+/** The phrase counts of a match, for `docs` (both ascending; absent documents count zero). */
+function phraseCounts(match: TermMatch, docs: Uint32Array): Uint32Array {
+  const counts = uint32Array(docs.length * COUNTS_PER_DOC);
+  const phraseDocs = match.phraseDocs!;
+  const six = match.phraseCounts!;
+  let j = 0;
+  for (let s = 0; s < docs.length && j < phraseDocs.length; s++) {
+    const d = docs[s]!;
+    while (j < phraseDocs.length && phraseDocs[j]! < d) j++;
+    if (j < phraseDocs.length && phraseDocs[j] === d) {
+      for (let i = 0; i < COUNTS_PER_DOC; i++) counts[s * COUNTS_PER_DOC + i] = six[j * COUNTS_PER_DOC + i]!;
+    }
+  }
+  return counts;
+}

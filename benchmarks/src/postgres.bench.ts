@@ -86,8 +86,8 @@ export async function runPostgresBench(): Promise<void> {
   }
   const db = pool as unknown as Queryable;
   try {
-    const { rows } = await pool.query<{ version: string }>('SHOW server_version');
-    console.log(`server: PostgreSQL ${rows[0]!.version}; catalogue: ${CATALOG}`);
+    const { rows } = await pool.query<{ server_version: string }>('SHOW server_version');
+    console.log(`server: PostgreSQL ${rows[0]!.server_version}; catalogue: ${CATALOG}`);
     let loaded = 0;
     if (REUSE) {
       const found = await pool.query<{ n: string }>(`SELECT to_regclass($1) IS NOT NULL AS ok`, [`${SCHEMA}.papers`]);

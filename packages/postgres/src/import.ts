@@ -142,6 +142,7 @@ export async function importPapers(db: Queryable, input: ImportInput, options: I
     if (!pglite) {
       const memory = options.maintenanceWorkMem ?? '1GB';
       await tx.query(`SELECT set_config('maintenance_work_mem', $1, true)`, [memory]);
+      // Rows over 8 KB (long abstracts) are compressed: lz4 where the server has it, much faster than pglz.
       if (await lz4Available(tx)) await tx.query(`SET LOCAL default_toast_compression = 'lz4'`);
     }
     const staging = options.upsert === true && !bulk;

@@ -13,6 +13,9 @@ const ORDER_COLUMNS: Record<OrderKey['field'], string> = {
 /** The stored texts a term is looked for in (see `fieldText`). */
 const TEXT_COLUMNS = { title: 'title_words', authors: 'authors_words', abstract: 'abstract_words' } as const;
 
+/** Most dictionary words a term's prefix is looked up by through the GIN index; more, and the stored text is searched. */
+export const MAX_PREFIX_IDS = 64;
+
 /** A search term with its dictionary words looked up. */
 export interface ResolvedTerm {
   term: SearchTerm;
@@ -69,8 +72,11 @@ function termCondition(resolved: ResolvedTerm, params: Params): string {
   if (wordsCanMatch(resolved)) {
     const words: string[] = [];
     if (resolved.wholeIds!.length > 0) words.push(`word_ids @> ${params.add(intArray(resolved.wholeIds!))}::int4[]`);
-    words.push(`word_ids && ${params.add(intArray(resolved.prefixIds))}::int4[]`);
-    if (resolved.pattern.needsRecheck) {
+    // `&&` compares every id of a paper with every id of the array: with a short prefix that
+    // stands for hundreds of words, reading the stored text is cheaper, and as exact.
+    const broad = resolved.prefixIds.length > MAX_PREFIX_IDS;
+    if (!broad) words.push(`word_ids && ${params.add(intArray(resolved.prefixIds))}::int4[]`);
+    if (resolved.pattern.needsRecheck || broad) {
       const pattern = params.add(resolved.pattern.any);
       words.push(`(${Object.values(TEXT_COLUMNS).map((column) => `strpos(${column}, ${pattern}) > 0`).join(' OR ')})`);
     }

@@ -27,6 +27,9 @@ export interface Migration {
  * - `title_len`, `authors_len`, `abstract_len`: word counts (BM25's field lengths);
  * - `word_ids`: the ids of the paper's distinct words in `paperlist_words`, with a GIN index:
  *   the candidates of a search.
+ * Rows stay whole and uncompressed up to 8 KB (`toast_tuple_target`): searching and scoring
+ * read the word texts of every candidate, and decompressing them would cost more than the
+ * extra pages.
  * `paperlist_state` holds the catalogue's version (ETags) and totals; a statement trigger
  * moves the version on every change of `papers`.
  */
@@ -59,7 +62,7 @@ export const MIGRATIONS: readonly Migration[] = [
         authors_len int4 NOT NULL,
         abstract_len int4 NOT NULL,
         word_ids int4[] NOT NULL
-      )`,
+      ) WITH (toast_tuple_target = 8160)`,
       `CREATE INDEX papers_words ON ${n.papers} USING gin (word_ids)`,
       `CREATE INDEX papers_title ON ${n.papers} (title_key, id)`,
       `CREATE INDEX papers_title_desc ON ${n.papers} (title_key DESC, id)`,

@@ -57,6 +57,13 @@ export interface PostgresSourceOptions {
   /** How counts are computed; default `{ mode: 'exact' }`. */
   count?: CountStrategy;
   /**
+   * Whether PostgreSQL may JIT-compile the source's statements (`jit`). Default `false`: the
+   * source turns `jit` off on its sessions, because compiling a search's scoring expressions
+   * takes about 20 ms on every call, more than most of these statements run. `true` leaves
+   * the server's setting alone.
+   */
+  jit?: boolean;
+  /**
    * How long `version()` (the ETag's catalogue version) may be served from memory before it is
    * read again, in milliseconds; default 1000. The read happens in the background: `version()`
    * itself never waits.
@@ -123,7 +130,7 @@ interface FullStateRow extends StateRow {
 export async function createPostgresSource(options: PostgresSourceOptions): Promise<PostgresSource> {
   const resolved = resolveOptions(options);
   const { db, readDb, names } = resolved;
-  const runner = new QueryRunner(readDb, resolved.statementTimeoutMs);
+  const runner = new QueryRunner(readDb, { statementTimeoutMs: resolved.statementTimeoutMs, jit: resolved.jit });
   await assertMigrated(readDb, names.schema);
 
   let version = '';
@@ -276,6 +283,7 @@ interface ResolvedOptions {
   names: SchemaNames;
   statementTimeoutMs: number | undefined;
   count: CountStrategy;
+  jit: boolean;
   versionTtlMs: number;
 }
 
@@ -301,6 +309,8 @@ function resolveOptions(options: PostgresSourceOptions): ResolvedOptions {
   } else if (count.mode !== 'exact') {
     fail('invalid-count', `"count.mode" must be "exact" or "estimate-above", got ${JSON.stringify((count as { mode: unknown }).mode)}`);
   }
+  const jit = options.jit ?? false;
+  if (typeof jit !== 'boolean') fail('invalid-jit', `"jit" must be true or false, got ${JSON.stringify(jit)}`);
   const ttl = options.versionTtlMs ?? 1000;
   if (!(Number.isFinite(ttl) && ttl >= 0)) fail('invalid-version-ttl', `"versionTtlMs" must be a non-negative number, got ${String(ttl)}`);
   return {
@@ -309,6 +319,7 @@ function resolveOptions(options: PostgresSourceOptions): ResolvedOptions {
     names: schemaNames(options.schema ?? DEFAULT_SCHEMA),
     statementTimeoutMs: timeout,
     count,
+    jit,
     versionTtlMs: ttl,
   };
 }

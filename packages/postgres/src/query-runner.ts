@@ -13,19 +13,31 @@ interface SessionInfo {
   pid: number;
 }
 
+/** What the runner sets on each session it reads through. */
+export interface SessionSettings {
+  /** `statement_timeout`, in milliseconds; the server's default when undefined. */
+  statementTimeoutMs: number | undefined;
+  /** `jit`: left to the server when true, turned off when false. */
+  jit: boolean;
+}
+
 /**
  * Runs the source's read queries with its statement timeout and the caller's AbortSignal.
  *
  * On a pool (`pg.Pool`) each query checks out a client. The first time a client is seen, one
- * round trip reads its backend pid and sets `statement_timeout` for its session (the server
- * enforces it). When the signal aborts, the query is rejected at once with the signal's
+ * round trip reads its backend pid and applies the session settings (`statement_timeout`,
+ * which the server enforces, and `jit`). When the signal aborts, the query is rejected at once with the signal's
  * reason, and the backend is told to stop with `pg_cancel_backend(pid)` over a separate
  * connection; the client goes back to the pool only after that, and is then discarded, so a
  * late cancel can never hit another request's query.
  *
  * On one session (`pg.Client`, PGlite) statements cannot be cancelled from the side: the
  * promise is rejected on abort or timeout and the statement runs to its end in the
- * background. PostgreSQL's own `statement_timeout` is set too where the server honours it.
+ * background. The session settings are applied once, before the first statement.
+ *
+ * JIT is off by default: the planner over-estimates how many papers a search matches, and
+ * above `jit_above_cost` it compiles the scoring expressions on every call, about 20 ms, which
+ * is more than most of these statements take to run.
  */
 export class QueryRunner {
   private readonly sessions = new WeakMap<object, SessionInfo>();
@@ -33,7 +45,7 @@ export class QueryRunner {
 
   constructor(
     readonly db: Queryable,
-    private readonly statementTimeoutMs: number | undefined,
+    private readonly settings: SessionSettings,
   ) {}
 
   async rows<R>(text: string, params: unknown[], signal?: AbortSignal): Promise<R[]> {
@@ -89,26 +101,22 @@ export class QueryRunner {
     });
   }
 
-  /** The backend pid of a pool client, read once, when the client is first seen (and its timeout set). */
+  /** The backend pid of a pool client, read once, when the client is first seen (and its settings applied). */
   private async sessionInfo(client: PoolClientLike): Promise<SessionInfo> {
     const known = this.sessions.get(client);
     if (known) return known;
-    const timeout = this.statementTimeoutMs;
-    const { rows } = await client.query(
-      timeout === undefined
-        ? 'SELECT pg_backend_pid() AS pid'
-        : "SELECT pg_backend_pid() AS pid, set_config('statement_timeout', $1, false)",
-      timeout === undefined ? [] : [`${timeout}ms`],
-    );
+    const { text, params } = settingsStatement(this.settings, 'pg_backend_pid() AS pid');
+    const { rows } = await client.query(text, params);
     const info = { pid: Number((rows[0] as { pid: unknown }).pid) };
     this.sessions.set(client, info);
     return info;
   }
 
   private async onSession<R>(db: Queryable, text: string, params: unknown[], signal: AbortSignal | undefined): Promise<R[]> {
-    const timeout = this.statementTimeoutMs;
-    if (timeout !== undefined) {
-      this.singleSessionReady ??= db.query("SELECT set_config('statement_timeout', $1, false)", [`${timeout}ms`]).then(
+    const timeout = this.settings.statementTimeoutMs;
+    const setup = settingsStatement(this.settings, '');
+    if (setup.params.length > 0) {
+      this.singleSessionReady ??= db.query(setup.text, setup.params).then(
         () => undefined,
         (error: unknown) => {
           this.singleSessionReady = undefined;
@@ -165,4 +173,17 @@ async function cancelBackend(pool: PoolLike, pid: number): Promise<void> {
     return;
   }
   await pool.query(sql, [pid]);
+}
+
+/** One statement that applies the session settings (and selects `extra`, when given). */
+function settingsStatement(settings: SessionSettings, extra: string): { text: string; params: unknown[] } {
+  const params: unknown[] = [];
+  const items = extra === '' ? [] : [extra];
+  const set = (name: string, value: string) => {
+    params.push(name, value);
+    items.push(`set_config($${params.length - 1}, $${params.length}, false)`);
+  };
+  if (settings.statementTimeoutMs !== undefined) set('statement_timeout', `${settings.statementTimeoutMs}ms`);
+  if (!settings.jit) set('jit', 'off');
+  return { text: `SELECT ${items.join(', ')}`, params };
 }

@@ -55,13 +55,16 @@ for (const target of targets()) {
           authors: ['O\'Brien, "Jr."', 'Back\\slash {x}', ''],
           published: '0001-01-01',
         });
-        const result = await importPapers(target.db(), [...first, tricky], { schema, method, batchSize: 7 });
-        expect(result).toMatchObject({ records: 31, inserted: 31, updated: 0, unchanged: 0, method, bulk: true });
+        // Longer than a COPY chunk (256 KiB of UTF-8), with characters of 2, 3 and 4 bytes.
+        const long = makePaper({ id: 'long', title: 'Ünïcode 📄 long', abstract: 'Graphs ∑ é 🧪 '.repeat(30_000) });
+        const result = await importPapers(target.db(), [...first.slice(0, 10), long, ...first.slice(10), tricky], { schema, method, batchSize: 7 });
+        expect(result).toMatchObject({ records: 32, inserted: 32, updated: 0, unchanged: 0, method, bulk: true });
         const more = await importPapers(target.db(), papers(5, 'q'), { schema, method, batchSize: 2 });
         expect(more).toMatchObject({ records: 5, inserted: 5, bulk: false });
         const source = await createPostgresSource({ db: target.db(), schema });
         expect(toPaper((await source.get('tricky'))!)).toEqual(tricky);
-        expect((await stored(target.db(), schema)).length).toBe(36);
+        expect(toPaper((await source.get('long'))!)).toEqual(long);
+        expect((await stored(target.db(), schema)).length).toBe(37);
       });
     }
 

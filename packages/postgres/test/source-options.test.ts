@@ -86,6 +86,35 @@ describe('postgres source on PGlite', () => {
     expect((await source.list(queryFor(''))).count).toBe(5);
   });
 
+  it('turns JIT off on its session by default; jit: true leaves the setting alone', async () => {
+    const fresh = await newPGlite();
+    try {
+      await migrate(fresh);
+      const jit = async () => (await fresh.query<{ jit: string }>(`SELECT current_setting('jit') AS jit`)).rows[0]!.jit;
+      const before = await jit();
+      await (await createPostgresSource({ db: fresh, jit: true })).list(queryFor('q=x'));
+      expect(await jit()).toBe(before);
+      await (await createPostgresSource({ db: fresh })).list(queryFor('q=x'));
+      expect(await jit()).toBe('off');
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it.each([
+    [{ db: {} }, 'invalid-db'],
+    [{ readDb: 'replica' }, 'invalid-read-db'],
+    [{ statementTimeoutMs: 0 }, 'invalid-statement-timeout'],
+    [{ statementTimeoutMs: 1.5 }, 'invalid-statement-timeout'],
+    [{ count: { mode: 'estimate-above', threshold: -1 } }, 'invalid-count'],
+    [{ count: { mode: 'guess' } }, 'invalid-count'],
+    [{ jit: 'yes' }, 'invalid-jit'],
+    [{ versionTtlMs: -1 }, 'invalid-version-ttl'],
+    [{ schema: '' }, 'invalid-schema'],
+  ])('rejects the option %j with %s', async (options, code) => {
+    await expect(createPostgresSource({ db, schema: 'small', ...(options as object) })).rejects.toMatchObject({ code });
+  });
+
   it('rejects on timeout and on abort (PGlite cannot cancel: the statement finishes in the background)', async () => {
     const slow: Queryable = {
       query: (text: string, params?: unknown[]) =>
@@ -150,7 +179,7 @@ describe.skipIf(TEST_DATABASE_URL === undefined)('postgres source on a server: t
   });
 
   it('cancels the running statement when the request is aborted', async () => {
-    const runner = new QueryRunner(sleepyPool(pool, 5), undefined);
+    const runner = new QueryRunner(sleepyPool(pool, 5), { statementTimeoutMs: undefined, jit: true });
     const controller = new AbortController();
     const started = Date.now();
     const running = runner.rows(`SELECT count(*) FROM "${schema}".papers`, [], controller.signal);
@@ -164,6 +193,20 @@ describe.skipIf(TEST_DATABASE_URL === undefined)('postgres source on a server: t
     expect(await sleeping()).toBe(0);
     const source = await createPostgresSource({ db: pool, schema });
     expect((await source.list(queryFor(''))).count).toBe(2);
+  });
+
+  it('turns JIT off on its pool sessions unless asked to leave it', async () => {
+    const jitOf = async (runner: QueryRunner) => (await runner.rows<{ jit: string }>(`SELECT current_setting('jit') AS jit`, []))[0]!.jit;
+    // Sessions are set up once each: check the pool's idle clients as well as new ones.
+    const off = new QueryRunner(pool, { statementTimeoutMs: 300, jit: false });
+    expect(await Promise.all([jitOf(off), jitOf(off), jitOf(off)])).toEqual(['off', 'off', 'off']);
+    const left = new QueryRunner(serverPool({ max: 1 }), { statementTimeoutMs: undefined, jit: true });
+    const [setting] = await left.rows<{ jit: string; reset: string }>(
+      `SELECT current_setting('jit') AS jit, (SELECT reset_val FROM pg_settings WHERE name = 'jit') AS reset`,
+      [],
+    );
+    expect(setting!.jit).toBe(setting!.reset);
+    await (left.db as pg.Pool).end();
   });
 
   it('runs list and count side by side on the pool and still answers exactly', async () => {

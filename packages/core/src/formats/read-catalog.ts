@@ -1,12 +1,6 @@
-import { countBytes } from '../load/count-bytes.js';
-import { detectFormat } from '../load/detect-format.js';
-import { gunzipIfGzipped } from '../load/gunzip-if-gzipped.js';
-import { JsonArraySplitter } from '../load/json-array-splitter.js';
-import { JsonLinesSplitter } from '../load/json-lines-splitter.js';
-import { openInput } from '../load/open-input.js';
-import { PaperLoadError } from '../load/paper-load-error.js';
-import type { RawRecord, RecordSplitter } from '../load/raw-record.js';
+import { inputFile } from '../load/open-input.js';
 import { PROGRESS_INTERVAL } from '../load/read-papers.js';
+import { readRecords } from '../load/read-records.js';
 import type { PaperInput, ReadPapersOptions } from '../load/types.js';
 import type { Paper } from '../paper.js';
 import { createPaperAcceptor, type IdRegistry } from './paper-acceptor.js';
@@ -37,12 +31,7 @@ export interface ReadCatalogOptions extends ReadPapersOptions {
  */
 export async function* readCatalog(input: PaperInput, options: ReadCatalogOptions = {}): AsyncGenerator<Paper, void, undefined> {
   const { signal, onProgress } = options;
-  signal?.throwIfAborted();
-  const opened = openInput(input, signal);
-  const file = options.file ?? opened.file;
-  const counter = { bytes: 0 };
-  const chunks = gunzipIfGzipped(countBytes(opened.chunks, counter))[Symbol.asyncIterator]();
-  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const file = options.file ?? inputFile(input);
   const acceptor = createPaperAcceptor({
     format: options.format ?? 'auto',
     file,
@@ -51,70 +40,28 @@ export async function* readCatalog(input: PaperInput, options: ReadCatalogOption
     onFormat: options.onFormat,
     ...(options.ids === undefined ? {} : { ids: options.ids }),
   });
-
-  let splitter: RecordSplitter | undefined;
-  let isArray = false;
   let elements = 0;
-  let leading = '';
-  const raw: RawRecord[] = [];
   let records = 0;
-  let finished = false;
-
-  try {
-    for (;;) {
-      let next: IteratorResult<Uint8Array, void>;
+  let bytes = 0;
+  for await (const batch of readRecords(input, { signal, file })) {
+    bytes = batch.bytes;
+    for (const record of batch.records) {
+      const where = batch.isArray ? `element ${++elements}` : undefined;
+      let value: unknown;
       try {
-        next = await chunks.next();
+        value = JSON.parse(record.text);
       } catch (error) {
-        finished = true;
-        throw asLoadError(error, splitter?.line ?? 1, file);
+        acceptor.reject(record.line, `${where === undefined ? '' : `${where}: `}invalid JSON: ${(error as Error).message}`);
+        continue;
       }
-      signal?.throwIfAborted();
-      const done = next.done === true;
-      let text: string;
-      try {
-        text = next.done === true ? decoder.decode() : decoder.decode(next.value, { stream: true });
-      } catch (error) {
-        throw asLoadError(error, splitter?.line ?? 1, file);
-      }
-      if (done) finished = true;
-
-      if (splitter === undefined) {
-        const layout = detectFormat(text);
-        if (layout === undefined && !done) {
-          leading += text;
-          continue;
-        }
-        isArray = layout === 'json-array';
-        splitter = isArray ? new JsonArraySplitter(file) : new JsonLinesSplitter();
-        text = leading + text;
-        leading = '';
-      }
-      if (text.length > 0) splitter.push(text, raw);
-      if (done) splitter.end(raw);
-
-      for (const record of raw) {
-        const where = isArray ? `element ${++elements}` : undefined;
-        let value: unknown;
-        try {
-          value = JSON.parse(record.text);
-        } catch (error) {
-          acceptor.reject(record.line, `${where === undefined ? '' : `${where}: `}invalid JSON: ${(error as Error).message}`);
-          continue;
-        }
-        const paper = acceptor.accept(value, record.line, where);
-        if (paper === undefined) continue;
-        records++;
-        if (onProgress !== undefined && records % PROGRESS_INTERVAL === 0) onProgress({ records, bytes: counter.bytes });
-        yield paper;
-      }
-      raw.length = 0;
-      if (done) break;
+      const paper = acceptor.accept(value, record.line, where);
+      if (paper === undefined) continue;
+      records++;
+      if (onProgress !== undefined && records % PROGRESS_INTERVAL === 0) onProgress({ records, bytes });
+      yield paper;
     }
-    onProgress?.({ records, bytes: counter.bytes });
-  } finally {
-    if (!finished) await chunks.return?.();
   }
+  onProgress?.({ records, bytes });
 }
 
 /**
@@ -125,15 +72,3 @@ export function readPwcPapers(input: PaperInput, options: Omit<ReadCatalogOption
   return readCatalog(input, { ...options, format: 'pwc' });
 }
 
-function isDataError(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && (code.startsWith('Z_') || code === 'ERR_ENCODING_INVALID_ENCODED_DATA');
-}
-
-function asLoadError(error: unknown, line: number, file: string | undefined): unknown {
-  if (!isDataError(error)) return error;
-  const code = (error as { code: string }).code;
-  const reason =
-    code === 'ERR_ENCODING_INVALID_ENCODED_DATA' ? 'the input is not valid UTF-8' : `corrupt gzip data: ${(error as Error).message}`;
-  return new PaperLoadError(reason, line, file, { cause: error });
-}

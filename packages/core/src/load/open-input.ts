@@ -15,7 +15,12 @@ export function openInput(input: PaperInput, signal?: AbortSignal): OpenedInput 
     const options = signal === undefined ? { highWaterMark: FILE_CHUNK_BYTES } : { highWaterMark: FILE_CHUNK_BYTES, signal };
     return { chunks: createReadStream(input, options), file: input };
   }
-  // An fs.ReadStream knows its path.
+  return { chunks: input, file: inputFile(input) };
+}
+
+/** The path of an input that is a file (a path, or an `fs.ReadStream`, which knows its path). */
+export function inputFile(input: PaperInput): string | undefined {
+  if (typeof input === 'string') return input;
   const path: unknown = (input as { path?: unknown }).path;
-  return { chunks: input, file: typeof path === 'string' ? path : undefined };
+  return typeof path === 'string' ? path : undefined;
 }

@@ -1,13 +1,9 @@
 import type { Paper } from '../paper.js';
 import { validatePaper } from '../paper-schema.js';
-import { countBytes } from './count-bytes.js';
-import { detectFormat } from './detect-format.js';
-import { gunzipIfGzipped } from './gunzip-if-gzipped.js';
-import { JsonArraySplitter } from './json-array-splitter.js';
-import { JsonLinesSplitter } from './json-lines-splitter.js';
-import { openInput } from './open-input.js';
+import { inputFile } from './open-input.js';
 import { PaperLoadError } from './paper-load-error.js';
-import type { RawRecord, RecordSplitter } from './raw-record.js';
+import type { RawRecord } from './raw-record.js';
+import { readRecords } from './read-records.js';
 import type { PaperInput, ReadPapersOptions } from './types.js';
 
 /** `onProgress` is called after this many accepted papers (and at the end). */
@@ -33,19 +29,10 @@ export async function* readPapers(
   options: ReadPapersOptions = {},
 ): AsyncGenerator<Paper, void, undefined> {
   const { signal, skipInvalid = false, onInvalid, onProgress } = options;
-  signal?.throwIfAborted();
-  const opened = openInput(input, signal);
-  const file = options.file ?? opened.file;
-  const counter = { bytes: 0 };
-  const chunks = gunzipIfGzipped(countBytes(opened.chunks, counter))[Symbol.asyncIterator]();
-  const decoder = new TextDecoder('utf-8', { fatal: true });
-
-  let splitter: RecordSplitter | undefined;
-  let leading = ''; // whitespace read before the format is known
+  const file = options.file ?? inputFile(input);
   const firstLineOfId = new Map<string, number>();
-  const raw: RawRecord[] = [];
   let records = 0;
-  let finished = false;
+  let bytes = 0;
 
   const reject = (line: number, reason: string): undefined => {
     if (!skipInvalid) throw new PaperLoadError(reason, line, file);
@@ -71,68 +58,15 @@ export async function* readPapers(
     return result.paper;
   };
 
-  try {
-    for (;;) {
-      let next: IteratorResult<Uint8Array, void>;
-      try {
-        next = await chunks.next();
-      } catch (error) {
-        finished = true; // a generator that threw is closed
-        throw asLoadError(error, splitter?.line ?? 1, file);
-      }
-      signal?.throwIfAborted();
-      const done = next.done === true;
-      let text: string;
-      try {
-        text = next.done === true ? decoder.decode() : decoder.decode(next.value, { stream: true });
-      } catch (error) {
-        throw asLoadError(error, splitter?.line ?? 1, file);
-      }
-      if (done) finished = true;
-
-      if (splitter === undefined) {
-        const format = detectFormat(text);
-        if (format === undefined && !done) {
-          leading += text;
-          continue;
-        }
-        splitter = format === 'json-array' ? new JsonArraySplitter(file) : new JsonLinesSplitter();
-        text = leading + text;
-        leading = '';
-      }
-      if (text.length > 0) splitter.push(text, raw);
-      if (done) splitter.end(raw);
-
-      for (const record of raw) {
-        const paper = accept(record);
-        if (paper === undefined) continue;
-        records++;
-        if (onProgress !== undefined && records % PROGRESS_INTERVAL === 0) {
-          onProgress({ records, bytes: counter.bytes });
-        }
-        yield paper;
-      }
-      raw.length = 0;
-      if (done) break;
+  for await (const batch of readRecords(input, { signal, file })) {
+    bytes = batch.bytes;
+    for (const record of batch.records) {
+      const paper = accept(record);
+      if (paper === undefined) continue;
+      records++;
+      if (onProgress !== undefined && records % PROGRESS_INTERVAL === 0) onProgress({ records, bytes });
+      yield paper;
     }
-    onProgress?.({ records, bytes: counter.bytes });
-  } finally {
-    if (!finished) await chunks.return?.();
   }
-}
-
-/** Errors of the bytes themselves: corrupt gzip data or invalid UTF-8. */
-function isDataError(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && (code.startsWith('Z_') || code === 'ERR_ENCODING_INVALID_ENCODED_DATA');
-}
-
-function asLoadError(error: unknown, line: number, file: string | undefined): unknown {
-  if (!isDataError(error)) return error;
-  const code = (error as { code: string }).code;
-  const reason =
-    code === 'ERR_ENCODING_INVALID_ENCODED_DATA'
-      ? 'the input is not valid UTF-8'
-      : `corrupt gzip data: ${(error as Error).message}`;
-  return new PaperLoadError(reason, line, file, { cause: error });
+  onProgress?.({ records, bytes });
 }

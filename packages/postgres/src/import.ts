@@ -43,8 +43,8 @@ export interface ImportOptions {
    */
   method?: 'auto' | 'copy' | 'insert';
   /**
-   * `maintenance_work_mem` while indexes are rebuilt after a bulk load, on a server;
-   * default `'1GB'`. Not changed on PGlite.
+   * `maintenance_work_mem` (index builds) and `work_mem` (merges of the GIN index's pending
+   * list) during a bulk load, on a server; default `'1GB'`. Not changed on PGlite.
    */
   maintenanceWorkMem?: string;
 }
@@ -97,9 +97,10 @@ const DEFAULT_BATCH_SIZE = 1000;
  *
  * Rows go in with COPY: pg-copy-streams on a `pg` connection (a pool client is checked out
  * for the transaction), COPY from a blob on PGlite, batched multi-row INSERT otherwise. Into
- * an empty table (or with `replace`) the load is a bulk load: secondary indexes are dropped
- * and built again afterwards, and rows are written frozen (`COPY FREEZE`), so the table needs
- * no vacuum before index-only scans. With `upsert`, rows go to a temporary staging table and
+ * an empty table (or with `replace`) the load is a bulk load: B-tree indexes are dropped and
+ * built again afterwards, the GIN index (on a server) takes new entries in its pending list,
+ * merged as the load goes, and rows are written frozen (`COPY FREEZE`), so the table needs no
+ * vacuum before index-only scans. With `upsert`, rows go to a temporary staging table and
  * are merged with `INSERT ... ON CONFLICT (id) DO UPDATE`, rows that did not change left alone.
  * The catalogue version (ETags) moves with every import. Run it against the primary.
  *
@@ -136,15 +137,13 @@ export async function importPapers(db: Queryable, input: ImportInput, options: I
     // Truncating (even an empty table) in this transaction lets COPY write frozen rows; a
     // new catalogue starts a new word dictionary.
     if (bulk) await tx.query(`TRUNCATE ${names.papers}, ${names.words}`);
-    // A bulk load drops the secondary indexes and builds them afterwards: much faster than
-    // keeping them up to date row by row.
-    const indexes = bulk ? await dropSecondaryIndexes(tx, names) : [];
     if (!pglite) {
       const memory = options.maintenanceWorkMem ?? '1GB';
-      await tx.query(`SELECT set_config('maintenance_work_mem', $1, true)`, [memory]);
+      await tx.query(`SELECT set_config('maintenance_work_mem', $1, true), set_config('work_mem', $1, true)`, [memory]);
       // Rows over 8 KB (long abstracts) are compressed: lz4 where the server has it, much faster than pglz.
       if (await lz4Available(tx)) await tx.query(`SET LOCAL default_toast_compression = 'lz4'`);
     }
+    const indexes: BulkIndexes = bulk ? await prepareBulkIndexes(tx, names, !pglite) : { rebuild: [], pending: [] };
     const staging = options.upsert === true && !bulk;
     if (staging) {
       await tx.query(`CREATE TEMP TABLE paperlist_staging (LIKE ${names.papers} INCLUDING DEFAULTS) ON COMMIT DROP`);
@@ -178,9 +177,13 @@ export async function importPapers(db: Queryable, input: ImportInput, options: I
       inserted = Number(merged?.inserted ?? 0);
       updated = Number(merged?.updated ?? 0);
     }
-    if (indexes.length > 0) {
+    if (indexes.rebuild.length > 0 || indexes.pending.length > 0) {
       report('indexing');
-      for (const index of indexes) await tx.query(index.definition);
+      for (const index of indexes.rebuild) await tx.query(index.definition);
+      for (const name of indexes.pending) {
+        await tx.query(`SELECT gin_clean_pending_list($1::regclass)`, [name]);
+        await tx.query(`ALTER INDEX ${name} RESET (gin_pending_list_limit)`);
+      }
     }
     if (bulk) {
       // The table holds exactly what was written: the totals are known.
@@ -432,19 +435,51 @@ interface IndexDefinition {
   definition: string;
 }
 
-/** Drops the table's indexes that back no constraint (all but the primary key), returning how to build them again. */
-async function dropSecondaryIndexes(tx: Queryable, names: SchemaNames): Promise<IndexDefinition[]> {
-  const indexes = await queryRows<IndexDefinition>(
+/** What a bulk load does with the table's indexes. */
+interface BulkIndexes {
+  /** Dropped before the load, built again after it. */
+  rebuild: IndexDefinition[];
+  /** GIN indexes kept through the load, whose pending lists are merged after it. */
+  pending: string[];
+}
+
+/** Pending-list size of a GIN index kept through a bulk load, in kB: merged every 32 MB. */
+const BULK_GIN_PENDING_KB = 32 * 1024;
+
+/**
+ * Readies the table's indexes for a bulk load. The indexes that back no constraint (all but the
+ * primary key) are dropped, to be built again after the load: much faster than keeping them up
+ * to date row by row. On a server, GIN indexes are kept instead: new entries gather in their
+ * pending list and are merged every 32 MB by the server while JavaScript encodes the next
+ * rows, and the load is bound by the encoding, so much of that work overlaps it (498k papers:
+ * the GIN build after the load took 30 s; kept, the import's median went from 84 s to 75 s).
+ */
+async function prepareBulkIndexes(tx: Queryable, names: SchemaNames, keepGin: boolean): Promise<BulkIndexes> {
+  const indexes = await queryRows<IndexDefinition & { method: string; options: boolean }>(
     tx,
-    `SELECT i.indexrelid::regclass::text AS name, pg_get_indexdef(i.indexrelid) AS definition
+    `SELECT i.indexrelid::regclass::text AS name, pg_get_indexdef(i.indexrelid) AS definition, am.amname AS method,
+        c.reloptions IS NOT NULL AS options
       FROM pg_index i
+      JOIN pg_class c ON c.oid = i.indexrelid
+      JOIN pg_am am ON am.oid = c.relam
       WHERE i.indrelid = $1::regclass
         AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid)
       ORDER BY i.indexrelid`,
     [names.papers],
   );
-  for (const index of indexes) await tx.query(`DROP INDEX ${index.name}`);
-  return indexes;
+  const result: BulkIndexes = { rebuild: [], pending: [] };
+  for (const index of indexes) {
+    // Only GIN indexes with default storage options: their pending list is on, and resetting
+    // the limit afterwards restores them exactly.
+    if (keepGin && index.method === 'gin' && !index.options) {
+      await tx.query(`ALTER INDEX ${index.name} SET (gin_pending_list_limit = ${BULK_GIN_PENDING_KB})`);
+      result.pending.push(index.name);
+    } else {
+      await tx.query(`DROP INDEX ${index.name}`);
+      result.rebuild.push({ name: index.name, definition: index.definition });
+    }
+  }
+  return result;
 }
 
 /** Merges the staging table into papers; counts inserted and changed rows. */

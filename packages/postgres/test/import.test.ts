@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryFor } from '@paperlist/conformance';
 import { PaperLoadError, toPaper, type Paper } from '@paperlist/core';
 import { makePaper } from '../../core/test/make-paper.js';
 import {
@@ -139,6 +140,28 @@ for (const target of targets()) {
       const result = await importPapers(target.db(), papers(2, 'r'), { schema, replace: true });
       expect(result).toMatchObject({ records: 2, bulk: true });
       expect(await stored(target.db(), schema)).toEqual(['r-0', 'r-1']);
+    });
+
+    it('leaves every index of the schema in place after a bulk load, the GIN pending list merged and its options reset', async () => {
+      const schema = await fresh();
+      const indexes = async () =>
+        (
+          await target
+            .db()
+            .query(
+              `SELECT c.relname AS name, c.reloptions AS options FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+                WHERE i.indrelid = $1::regclass ORDER BY c.relname`,
+              [`"${schema}".papers`],
+            )
+        ).rows as { name: string; options: string[] | null }[];
+      const before = await indexes();
+      await importPapers(target.db(), papers(300), { schema });
+      await importPapers(target.db(), papers(40, 'again'), { schema, replace: true });
+      expect(await indexes()).toEqual(before);
+      const cleaned = await target.db().query(`SELECT gin_clean_pending_list($1::regclass) AS pages`, [`"${schema}".papers_words`]);
+      expect(Number((cleaned.rows[0] as { pages: unknown }).pages)).toBe(0);
+      const source = await createPostgresSource({ db: target.db(), schema });
+      expect((await source.list(queryFor('q=graph&ordering=id'))).count).toBe(40);
     });
 
     it('reports progress by phase', async () => {

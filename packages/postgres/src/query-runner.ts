@@ -26,10 +26,10 @@ export interface SessionSettings {
  *
  * On a pool (`pg.Pool`) each query checks out a client. The first time a client is seen, one
  * round trip reads its backend pid and applies the session settings (`statement_timeout`,
- * which the server enforces, and `jit`). When the signal aborts, the query is rejected at once with the signal's
- * reason, and the backend is told to stop with `pg_cancel_backend(pid)` over a separate
- * connection; the client goes back to the pool only after that, and is then discarded, so a
- * late cancel can never hit another request's query.
+ * which the server enforces, and `jit`). When the signal aborts, the query is rejected at
+ * once with the signal's reason, and the backend is told to stop with `pg_cancel_backend(pid)`
+ * over a separate connection; the client goes back to the pool only after that, and is then
+ * discarded, so a late cancel can never hit another request's query.
  *
  * On one session (`pg.Client`, PGlite) statements cannot be cancelled from the side: the
  * promise is rejected on abort or timeout and the statement runs to its end in the
@@ -42,11 +42,17 @@ export interface SessionSettings {
 export class QueryRunner {
   private readonly sessions = new WeakMap<object, SessionInfo>();
   private singleSessionReady: Promise<void> | undefined;
+  /** The statements applying the settings: with the pid (pool clients), and alone (one session). */
+  private readonly poolSetup: SettingsStatement;
+  private readonly sessionSetup: SettingsStatement;
 
   constructor(
     readonly db: Queryable,
     private readonly settings: SessionSettings,
-  ) {}
+  ) {
+    this.poolSetup = settingsStatement(settings, 'pg_backend_pid() AS pid');
+    this.sessionSetup = settingsStatement(settings, '');
+  }
 
   async rows<R>(text: string, params: unknown[], signal?: AbortSignal): Promise<R[]> {
     signal?.throwIfAborted();
@@ -105,8 +111,7 @@ export class QueryRunner {
   private async sessionInfo(client: PoolClientLike): Promise<SessionInfo> {
     const known = this.sessions.get(client);
     if (known) return known;
-    const { text, params } = settingsStatement(this.settings, 'pg_backend_pid() AS pid');
-    const { rows } = await client.query(text, params);
+    const { rows } = await client.query(this.poolSetup.text, this.poolSetup.params);
     const info = { pid: Number((rows[0] as { pid: unknown }).pid) };
     this.sessions.set(client, info);
     return info;
@@ -114,7 +119,7 @@ export class QueryRunner {
 
   private async onSession<R>(db: Queryable, text: string, params: unknown[], signal: AbortSignal | undefined): Promise<R[]> {
     const timeout = this.settings.statementTimeoutMs;
-    const setup = settingsStatement(this.settings, '');
+    const setup = this.sessionSetup;
     if (setup.params.length > 0) {
       this.singleSessionReady ??= db.query(setup.text, setup.params).then(
         () => undefined,
@@ -175,8 +180,13 @@ async function cancelBackend(pool: PoolLike, pid: number): Promise<void> {
   await pool.query(sql, [pid]);
 }
 
+interface SettingsStatement {
+  text: string;
+  params: unknown[];
+}
+
 /** One statement that applies the session settings (and selects `extra`, when given). */
-function settingsStatement(settings: SessionSettings, extra: string): { text: string; params: unknown[] } {
+function settingsStatement(settings: SessionSettings, extra: string): SettingsStatement {
   const params: unknown[] = [];
   const items = extra === '' ? [] : [extra];
   const set = (name: string, value: string) => {

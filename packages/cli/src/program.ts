@@ -142,7 +142,8 @@ ${EXIT_CODES_HELP}`,
       .option('--schema <name>', 'the PostgreSQL schema to import into (created if missing)', 'paperlist')
       .addOption(new Option('--format <format>', FORMAT_HELP).argParser(parseFormat).default('auto'))
       .addOption(new Option('--upsert', 'update papers whose id is already in the database (default: such ids are an error)').conflicts('replace'))
-      .option('--replace', 'empty the catalogue first: the database ends up holding exactly these files')
+      .option('--replace', 'replace the catalogue: the database ends up holding exactly these files (built beside the old one, which is served until the import commits)')
+      .option('--in-place', 'with --replace: empty the table and load it in place; reads wait for the whole import')
       .option('--skip-invalid', 'skip invalid records (each is logged) instead of stopping at the first')
       .addHelpText(
         'after',
@@ -150,6 +151,7 @@ ${EXIT_CODES_HELP}`,
 Examples:
   paperlist import --database-url postgres://user@localhost/papers papers.jsonl.gz
   PAPERLIST_DATABASE_URL=postgres://localhost/papers paperlist import --upsert papers-with-abstracts.json.gz
+  paperlist import --database-url postgres://user@localhost/papers --replace papers.jsonl.gz
 
 ${EXIT_CODES_HELP}`,
       )

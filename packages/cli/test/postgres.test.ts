@@ -64,6 +64,18 @@ describe.skipIf(DATABASE_URL === undefined)(
       expect(await count()).toBe(before);
     });
 
+    it('replaces the catalogue with --replace (built beside the old one) or --replace --in-place', async () => {
+      const count = async () => Number((await pool.query(`SELECT count(*) AS n FROM "${schema}".papers`)).rows[0].n);
+      const one = await writeJsonLines(dir.file('one.jsonl'), [paper('only-1')]);
+      const replaced = await runCli(['import', '--quiet', '--replace', '--database-url', DATABASE_URL!, '--schema', schema, one]);
+      expect([replaced.code, replaced.stdout]).toEqual([0, expect.stringMatching(/imported 1 papers .*\(1 new\)/)]);
+      expect(await count()).toBe(1);
+      const two = await writeJsonLines(dir.file('two.jsonl'), [paper('only-2'), paper('only-3')]);
+      const inPlace = await runCli(['import', '--quiet', '--replace', '--in-place', '--database-url', DATABASE_URL!, '--schema', schema, two]);
+      expect(inPlace.code).toBe(0);
+      expect(await count()).toBe(2);
+    });
+
     it('exits 4 with one line when the schema holds no catalogue', async () => {
       const result = await runCli(['serve', '--port', '0', '--database-url', DATABASE_URL!, '--schema', `${schema}_missing`]);
       expect(result.code).toBe(4);
@@ -73,6 +85,12 @@ describe.skipIf(DATABASE_URL === undefined)(
 );
 
 describe('without a database', () => {
+  it('refuses --in-place without --replace (exit 2)', async () => {
+    const result = await runCli(['import', '--in-place', '--database-url', 'postgres://nobody@127.0.0.1:1/none', SAMPLE]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe('paperlist: error: --in-place only applies to --replace\n');
+  });
+
   it('exits 4 with one line when PostgreSQL cannot be reached', async () => {
     const result = await runCli(['import', '--database-url', 'postgres://nobody@127.0.0.1:1/none', SAMPLE]);
     expect(result.code).toBe(4);

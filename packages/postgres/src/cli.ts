@@ -6,10 +6,12 @@ import { DEFAULT_SCHEMA } from './schema.js';
 
 const USAGE = `usage:
   paperlist-postgres migrate [--database-url URL] [--schema NAME]
-  paperlist-postgres import FILE [--database-url URL] [--schema NAME] [--upsert | --replace]
+  paperlist-postgres import FILE [--database-url URL] [--schema NAME] [--upsert | --replace [--in-place]]
 
 The database URL defaults to $DATABASE_URL. FILE is a catalogue readPapers reads
-(JSON Lines or a JSON array, optionally gzip-compressed).`;
+(JSON Lines or a JSON array, optionally gzip-compressed). --replace builds the new
+catalogue beside the stored one, served until the import commits; with --in-place the
+table is emptied and reloaded, and reads wait for the whole import.`;
 
 /** Where the commands write; the paperlist CLI passes its own. */
 export interface CliIo {
@@ -37,6 +39,7 @@ export async function runPostgresCli(argv: readonly string[], io: CliIo = consol
         schema: { type: 'string' },
         upsert: { type: 'boolean' },
         replace: { type: 'boolean' },
+        'in-place': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -53,7 +56,8 @@ export async function runPostgresCli(argv: readonly string[], io: CliIo = consol
   const url = values['database-url'] ?? env['DATABASE_URL'];
   const schema = values.schema ?? DEFAULT_SCHEMA;
   const valid = (command === 'migrate' && file === undefined) || (command === 'import' && file !== undefined && rest.length === 0);
-  if (!valid || url === undefined || (values.upsert && values.replace)) {
+  const inPlaceAlone = values['in-place'] === true && values.replace !== true;
+  if (!valid || url === undefined || (values.upsert && values.replace) || inPlaceAlone) {
     io.err(url === undefined && valid ? `no database: pass --database-url or set DATABASE_URL\n${USAGE}` : USAGE);
     return 2;
   }
@@ -74,6 +78,7 @@ export async function runPostgresCli(argv: readonly string[], io: CliIo = consol
         schema,
         upsert: values.upsert === true,
         replace: values.replace === true,
+        swap: values['in-place'] !== true,
         onProgress: (progress: ImportProgress) => {
           if (progress.phase === 'indexing') io.out(`${progress.records} papers loaded, building indexes`);
           else if (progress.phase === 'loading' && progress.records - last >= 100_000) {
@@ -84,7 +89,8 @@ export async function runPostgresCli(argv: readonly string[], io: CliIo = consol
       });
       io.out(
         `imported ${result.records} papers in ${(result.durationMs / 1000).toFixed(1)} s ` +
-          `(${result.inserted} new, ${result.updated} updated, ${result.unchanged} unchanged; ${result.method})`,
+          `(${result.inserted} new, ${result.updated} updated, ${result.unchanged} unchanged; ${result.method}` +
+          `${result.swapped ? ', swapped in' : ''})`,
       );
     }
     return 0;

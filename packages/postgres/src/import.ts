@@ -1,11 +1,14 @@
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { PaperLoadError, readPapers, validatePaper, type Paper } from '@paperlist/core';
-import { copyRow, PaperEncoder, unstorableReason } from './copy-format.js';
-import { isPGlite, queryRows, sqlState, withTransaction, type Queryable } from './db.js';
+import { startBulkLoad, type BulkLoad } from './bulk-load.js';
+import { PaperEncoder, unstorableReason } from './copy-format.js';
+import { isPGlite, queryRows, withTransaction, type Queryable } from './db.js';
+import { explainFailure, locateFailure } from './import-errors.js';
 import { assertMigrated } from './migrations.js';
 import { ALL_COLUMNS, schemaNames, type SchemaNames } from './schema.js';
+import { chooseMethod, writeRows, type Row, type TableWriter } from './table-writer.js';
 import { WordDictionary } from './word-dictionary.js';
+
+export { PaperImportError } from './import-errors.js';
 
 /** What can be imported: a catalogue file (any format `readPapers` reads), or papers. */
 export type ImportInput = string | AsyncIterable<Paper> | Iterable<Paper>;
@@ -28,8 +31,17 @@ export interface ImportOptions {
    * staging table). Without it an id already stored fails the import.
    */
   upsert?: boolean;
-  /** Empty the table first, in the same transaction: the catalogue becomes exactly the input. */
+  /** Replace the whole catalogue: it becomes exactly the input (see `swap`). */
   replace?: boolean;
+  /**
+   * How `replace` refreshes a stored catalogue. `true` (default): the new catalogue is written
+   * into tables beside the live ones, which are swapped in when the import commits; reads go on
+   * from the old catalogue meanwhile and wait only for the swap. `false`: the table is emptied
+   * and loaded in place, and reads wait for the whole import (its `ACCESS EXCLUSIVE` lock). A
+   * swap needs room for both catalogues until it commits, and refuses a table that views,
+   * foreign keys, policies or publications depend on: use `false` there.
+   */
+  swap?: boolean;
   /** Papers per COPY chunk or INSERT statement; default 1,000. */
   batchSize?: number;
   /** Called every 10,000 papers, when indexes are being built, and at the end. */
@@ -61,27 +73,11 @@ export interface ImportResult {
   unchanged: number;
   /** How rows were sent. */
   method: 'copy' | 'insert';
-  /** The table was empty (or emptied): indexes were dropped and built again after the load. */
+  /** The table was empty (or replaced): rows were written frozen, indexes built after the load. */
   bulk: boolean;
+  /** The stored catalogue was replaced by swapping in tables built beside it (`replace` with `swap`). */
+  swapped: boolean;
   durationMs: number;
-}
-
-/**
- * A paper the database refused (a stored id without `upsert`, or a constraint), with its
- * position in the input.
- */
-export class PaperImportError extends Error {
-  override readonly name = 'PaperImportError';
-  constructor(
-    message: string,
-    /** 1-based position of the paper in the input, when known. */
-    readonly record: number | undefined,
-    /** The paper's id, when known. */
-    readonly id: string | undefined,
-    options?: ErrorOptions,
-  ) {
-    super(message, options);
-  }
 }
 
 const PROGRESS_INTERVAL = 10_000;
@@ -97,12 +93,13 @@ const DEFAULT_BATCH_SIZE = 1000;
  *
  * Rows go in with COPY: pg-copy-streams on a `pg` connection (a pool client is checked out
  * for the transaction), COPY from a blob on PGlite, batched multi-row INSERT otherwise. Into
- * an empty table (or with `replace`) the load is a bulk load: B-tree indexes are dropped and
- * built again afterwards, the GIN index (on a server) takes new entries in its pending list,
- * merged as the load goes, and rows are written frozen (`COPY FREEZE`), so the table needs no
- * vacuum before index-only scans. With `upsert`, rows go to a temporary staging table and
- * are merged with `INSERT ... ON CONFLICT (id) DO UPDATE`, rows that did not change left alone.
- * The catalogue version (ETags) moves with every import. Run it against the primary.
+ * an empty table (or with `replace`) the load is a bulk load (see `bulk-load.ts`): B-tree
+ * indexes are built after the rows, the GIN index (on a server) takes new entries in its pending
+ * list, merged as the load goes, and rows are written frozen (`COPY FREEZE`), so the table needs
+ * no vacuum before index-only scans. A stored catalogue is replaced in side tables swapped in at
+ * commit, so reads go on meanwhile (`swap`). With `upsert`, rows go to a temporary staging table
+ * and are merged with `INSERT ... ON CONFLICT (id) DO UPDATE`, rows that did not change left
+ * alone. The catalogue version (ETags) moves with every import. Run it against the primary.
  *
  * @example
  * await importPapers(pool, 'papers.jsonl.gz', { replace: true, onProgress: (p) => console.log(p.phase, p.records) });
@@ -129,28 +126,27 @@ export async function importPapers(db: Queryable, input: ImportInput, options: I
   const result = await withTransaction(db, async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock(74111, hashtext($1))', [names.schema]);
     await assertMigrated(tx, names.schema);
-    let bulk = options.replace === true;
-    if (!bulk) {
-      const [row] = await queryRows<{ found: boolean }>(tx, `SELECT EXISTS (SELECT 1 FROM ${names.papers}) AS found`);
-      bulk = row?.found === false;
-    }
-    // Truncating (even an empty table) in this transaction lets COPY write frozen rows; a
-    // new catalogue starts a new word dictionary.
-    if (bulk) await tx.query(`TRUNCATE ${names.papers}, ${names.words}`);
+    const [row] = await queryRows<{ found: boolean }>(tx, `SELECT EXISTS (SELECT 1 FROM ${names.papers}) AS found`);
+    const stored = row?.found === true;
     if (!pglite) {
       const memory = options.maintenanceWorkMem ?? '1GB';
       await tx.query(`SELECT set_config('maintenance_work_mem', $1, true), set_config('work_mem', $1, true)`, [memory]);
       // Rows over 8 KB (long abstracts) are compressed: lz4 where the server has it, much faster than pglz.
       if (await lz4Available(tx)) await tx.query(`SET LOCAL default_toast_compression = 'lz4'`);
     }
-    const indexes: BulkIndexes = bulk ? await prepareBulkIndexes(tx, names, !pglite) : { rebuild: [], pending: [] };
-    const staging = options.upsert === true && !bulk;
+    // A whole catalogue (into an empty table, or replacing the stored one) is a bulk load; a
+    // stored one is replaced beside the live tables unless told otherwise.
+    const bulk: BulkLoad | null =
+      options.replace === true || !stored
+        ? await startBulkLoad(tx, names, { swap: stored && options.swap !== false, server: !pglite })
+        : null;
+    const staging = options.upsert === true && bulk === null;
     if (staging) {
       await tx.query(`CREATE TEMP TABLE paperlist_staging (LIKE ${names.papers} INCLUDING DEFAULTS) ON COMMIT DROP`);
     }
-    const encoder = await loadDictionary(tx, names, bulk);
-    const target = staging ? 'pg_temp.paperlist_staging' : names.papers;
-    const freeze = bulk && method === 'copy';
+    const encoder = await loadDictionary(tx, names, bulk !== null);
+    const target = bulk?.papers ?? (staging ? 'pg_temp.paperlist_staging' : names.papers);
+    const freeze = bulk !== null && method === 'copy';
     const writer: TableWriter = { tx, method, pglite, batchSize };
 
     // The id of each row written, by position: COPY errors name a row by its line.
@@ -168,7 +164,7 @@ export async function importPapers(db: Queryable, input: ImportInput, options: I
       throw locateFailure(error, written);
     }
     report('loading');
-    await writeRows(writer, names.words, ['id', 'word'], wordRows(encoder), false);
+    await writeRows(writer, bulk?.words ?? names.words, ['id', 'word'], wordRows(encoder), false);
 
     let inserted = written.length;
     let updated = 0;
@@ -177,19 +173,15 @@ export async function importPapers(db: Queryable, input: ImportInput, options: I
       inserted = Number(merged?.inserted ?? 0);
       updated = Number(merged?.updated ?? 0);
     }
-    if (indexes.rebuild.length > 0 || indexes.pending.length > 0) {
+    if (bulk !== null) {
       report('indexing');
-      for (const index of indexes.rebuild) await tx.query(index.definition);
-      for (const name of indexes.pending) {
-        await tx.query(`SELECT gin_clean_pending_list($1::regclass)`, [name]);
-        await tx.query(`ALTER INDEX ${name} RESET (gin_pending_list_limit)`);
-      }
-    }
-    if (bulk) {
-      // The table holds exactly what was written: the totals are known.
+      await bulk.buildIndexes();
+      await bulk.finish();
+      // The table holds exactly what was written: the totals are known. A swap fired no trigger: move the version here.
       const { totals } = encoder;
       await tx.query(
-        `UPDATE ${names.state} SET total = $1, title_len_sum = $2, authors_len_sum = $3, abstract_len_sum = $4`,
+        `UPDATE ${names.state} SET total = $1, title_len_sum = $2, authors_len_sum = $3, abstract_len_sum = $4
+          ${bulk.swapped ? ', version = version + 1, changed_at = now()' : ''}`,
         [totals.papers, totals.title, totals.authors, totals.abstract],
       );
     } else {
@@ -199,9 +191,10 @@ export async function importPapers(db: Queryable, input: ImportInput, options: I
             coalesce(sum(abstract_len), 0) AS abstract FROM ${names.papers}) s`,
       );
     }
-    if (!bulk || freeze) await tx.query(`ANALYZE ${names.papers}, ${names.words}`);
-    vacuum = bulk && !freeze;
-    return { records: written.length, inserted, updated, unchanged: written.length - inserted - updated, bulk };
+    if ((bulk === null || freeze) && !bulk?.swapped) await tx.query(`ANALYZE ${names.papers}, ${names.words}`);
+    vacuum = bulk !== null && !freeze;
+    const counts = { records: written.length, inserted, updated, unchanged: written.length - inserted - updated };
+    return { ...counts, bulk: bulk !== null, swapped: bulk?.swapped ?? false };
   }).catch((error: unknown) => {
     throw explainFailure(error, signal);
   });
@@ -272,214 +265,6 @@ async function* paperStream(
 function countProgress(progress: { records: number }, report: (phase: 'loading') => void): void {
   progress.records++;
   if (progress.records % PROGRESS_INTERVAL === 0) report('loading');
-}
-
-function chooseMethod(db: Queryable, wanted: 'auto' | 'copy' | 'insert'): 'copy' | 'insert' {
-  if (wanted !== 'auto' && wanted !== 'copy' && wanted !== 'insert') {
-    throw new RangeError(`paperlist: "method" must be "auto", "copy" or "insert", got ${JSON.stringify(wanted)}`);
-  }
-  if (wanted === 'insert') return 'insert';
-  const copyable = isPGlite(db) || isNodePostgres(db);
-  if (wanted === 'copy' && !copyable) {
-    throw new Error('paperlist: COPY needs a pg.Pool, a pg.Client or PGlite; use method "insert" for other connections');
-  }
-  return copyable ? 'copy' : 'insert';
-}
-
-/** node-postgres: a `pg.Pool` or `pg.Client` (whose sessions take pg-copy-streams' submittables). */
-function isNodePostgres(db: Queryable): boolean {
-  const candidate = db as { totalCount?: unknown; processID?: unknown; connection?: unknown };
-  return typeof candidate.totalCount === 'number' || ('processID' in candidate && typeof candidate.connection === 'object');
-}
-
-/** A row: its values as text, or already a line of COPY text format. */
-type Row = (string | null)[] | string;
-
-interface TableWriter {
-  tx: Queryable;
-  method: 'copy' | 'insert';
-  pglite: boolean;
-  batchSize: number;
-}
-
-/**
- * Writes rows into a table: one COPY FROM STDIN through pg-copy-streams on a `pg` session,
- * COPY from a blob per batch on PGlite, or a multi-row INSERT per batch. Errors keep
- * PostgreSQL's context; `COPY table, line N` is rewritten to count from the first row.
- */
-async function writeRows(
-  writer: TableWriter,
-  table: string,
-  columns: readonly string[],
-  rows: AsyncIterable<Row> | Iterable<Row>,
-  freeze: boolean,
-): Promise<void> {
-  const { tx, method, pglite, batchSize } = writer;
-  const list = columns.join(', ');
-  if (method === 'copy' && !pglite) {
-    const { from: copyFrom } = await loadCopyStreams();
-    const submit = tx.query as unknown as (submittable: unknown) => NodeJS.WritableStream;
-    const stream = submit.call(tx, copyFrom(`COPY ${table} (${list}) FROM STDIN${freeze ? ' WITH (FREEZE)' : ''}`));
-    await pipeline(Readable.from(utf8Chunks(rows), { objectMode: false }), stream);
-    return;
-  }
-  let batch: Row[] = [];
-  let before = 0;
-  const flush = async () => {
-    if (batch.length === 0) return;
-    try {
-      if (method === 'copy') {
-        const text = batch.map((values) => (typeof values === 'string' ? values : copyRow(values))).join('');
-        const query = tx.query as (text: string, params: unknown[], options: { blob: Blob }) => Promise<unknown>;
-        await query.call(tx, `COPY ${table} (${list}) FROM '/dev/blob'${freeze ? ' WITH (FREEZE)' : ''}`, [], { blob: new Blob([text]) });
-      } else {
-        const records = batch.map((values) => {
-          if (typeof values === 'string') throw new Error('paperlist: INSERT needs values, not COPY lines');
-          return Object.fromEntries(columns.map((column, i) => [column, values[i]]));
-        });
-        const json = JSON.stringify(records);
-        await tx.query(`INSERT INTO ${table} (${list}) SELECT ${list} FROM json_populate_recordset(NULL::${table}, $1::json)`, [json]);
-      }
-    } catch (error) {
-      throw shiftCopyLine(error, before);
-    }
-    before += batch.length;
-    batch = [];
-  };
-  for await (const values of rows) {
-    batch.push(values);
-    if (batch.length >= batchSize) await flush();
-  }
-  await flush();
-}
-
-const CHUNK_BYTES = 1 << 18;
-
-/**
- * COPY lines as UTF-8 chunks of about 256 KiB, each line encoded into the chunk as it comes.
- * Concatenating lines into one string per chunk and encoding that instead costs five times
- * more: the string is a rope of thousands of pieces, flattened (often to two-byte
- * characters) before it can be encoded.
- */
-async function* utf8Chunks(rows: AsyncIterable<Row> | Iterable<Row>): AsyncGenerator<Buffer> {
-  let chunk = Buffer.allocUnsafe(CHUNK_BYTES);
-  let used = 0;
-  for await (const values of rows) {
-    const line = typeof values === 'string' ? values : copyRow(values);
-    // A UTF-16 code unit takes at most 3 bytes of UTF-8 (a surrogate pair, two units, takes 4).
-    if (used + line.length * 3 > chunk.length) {
-      if (used > 0) yield chunk.subarray(0, used);
-      chunk = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, line.length * 3));
-      used = 0;
-    }
-    used += chunk.write(line, used);
-  }
-  if (used > 0) yield chunk.subarray(0, used);
-}
-
-/** Adds `offset` to the line of a `COPY table, line N` error context (batches count from 1 each). */
-function shiftCopyLine(error: unknown, offset: number): unknown {
-  const line = copyLineOf(error);
-  if (line === undefined || offset === 0) return error;
-  const where = (error as { where: string }).where;
-  (error as { where: string }).where = where.replace(/(COPY [^,]+, line )(\d+)/, (_m, head: string) => `${head}${line + offset}`);
-  return error;
-}
-
-interface CopyStreams {
-  from(sql: string): unknown;
-}
-
-async function loadCopyStreams(): Promise<CopyStreams> {
-  const loaded = (await import('pg-copy-streams')) as unknown as CopyStreams & { default?: CopyStreams };
-  return typeof loaded.from === 'function' ? loaded : loaded.default!;
-}
-
-/** A database error about a row, with the input position of the paper it names (COPY line, or duplicate key). */
-function locateFailure(error: unknown, written: readonly string[]): unknown {
-  if (sqlState(error) === undefined) return error;
-  const line = copyLineOf(error);
-  const duplicate = duplicateIdOf(error);
-  // Papers are written in input order, one row each: row n is record n.
-  const index = line !== undefined ? line - 1 : duplicate !== undefined ? written.indexOf(duplicate) : -1;
-  if (index < 0 || index >= written.length) return duplicate === undefined ? error : dbRefusal(error, undefined, duplicate);
-  return dbRefusal(error, index + 1, written[index]);
-}
-
-function dbRefusal(error: unknown, record: number | undefined, id: string | undefined): PaperImportError {
-  const message = (error as Error).message;
-  const where = record === undefined ? '' : `record ${record}${id === undefined ? '' : ` (id ${JSON.stringify(id)})`}: `;
-  const hint = sqlState(error) === '23505' ? '; import with { upsert: true } to update stored papers' : '';
-  return new PaperImportError(`paperlist: ${where}${message}${hint}`, record, id ?? duplicateIdOf(error), { cause: error });
-}
-
-function copyLineOf(error: unknown): number | undefined {
-  const where = (error as { where?: unknown }).where;
-  const match = typeof where === 'string' ? /COPY [^,]+, line (\d+)/.exec(where) : null;
-  return match ? Number(match[1]) : undefined;
-}
-
-function duplicateIdOf(error: unknown): string | undefined {
-  const detail = (error as { detail?: unknown }).detail;
-  const match = typeof detail === 'string' ? /^Key \(id\)=\((.*)\) already exists\.$/s.exec(detail) : null;
-  return match ? match[1] : undefined;
-}
-
-function explainFailure(error: unknown, signal: AbortSignal | undefined): unknown {
-  if (signal?.aborted) return signal.reason;
-  return error;
-}
-
-interface IndexDefinition {
-  name: string;
-  definition: string;
-}
-
-/** What a bulk load does with the table's indexes. */
-interface BulkIndexes {
-  /** Dropped before the load, built again after it. */
-  rebuild: IndexDefinition[];
-  /** GIN indexes kept through the load, whose pending lists are merged after it. */
-  pending: string[];
-}
-
-/** Pending-list size of a GIN index kept through a bulk load, in kB: merged every 32 MB. */
-const BULK_GIN_PENDING_KB = 32 * 1024;
-
-/**
- * Readies the table's indexes for a bulk load. The indexes that back no constraint (all but the
- * primary key) are dropped, to be built again after the load: much faster than keeping them up
- * to date row by row. On a server, GIN indexes are kept instead: new entries gather in their
- * pending list and are merged every 32 MB by the server while JavaScript encodes the next
- * rows, and the load is bound by the encoding, so much of that work overlaps it (498k papers:
- * the GIN build after the load took 30 s; kept, the import's median went from 84 s to 75 s).
- */
-async function prepareBulkIndexes(tx: Queryable, names: SchemaNames, keepGin: boolean): Promise<BulkIndexes> {
-  const indexes = await queryRows<IndexDefinition & { method: string; options: boolean }>(
-    tx,
-    `SELECT i.indexrelid::regclass::text AS name, pg_get_indexdef(i.indexrelid) AS definition, am.amname AS method,
-        c.reloptions IS NOT NULL AS options
-      FROM pg_index i
-      JOIN pg_class c ON c.oid = i.indexrelid
-      JOIN pg_am am ON am.oid = c.relam
-      WHERE i.indrelid = $1::regclass
-        AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid)
-      ORDER BY i.indexrelid`,
-    [names.papers],
-  );
-  const result: BulkIndexes = { rebuild: [], pending: [] };
-  for (const index of indexes) {
-    // Only GIN indexes with default storage options: their pending list is on, and resetting
-    // the limit afterwards restores them exactly.
-    if (keepGin && index.method === 'gin' && !index.options) {
-      await tx.query(`ALTER INDEX ${index.name} SET (gin_pending_list_limit = ${BULK_GIN_PENDING_KB})`);
-      result.pending.push(index.name);
-    } else {
-      await tx.query(`DROP INDEX ${index.name}`);
-      result.rebuild.push({ name: index.name, definition: index.definition });
-    }
-  }
-  return result;
 }
 
 /** Merges the staging table into papers; counts inserted and changed rows. */

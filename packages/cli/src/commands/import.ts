@@ -14,6 +14,8 @@ export interface ImportOptions {
   format: RecordFormatOption;
   upsert?: boolean;
   replace?: boolean;
+  /** With `replace`: truncate and load in place instead of building beside and swapping. */
+  inPlace?: boolean;
   skipInvalid?: boolean;
   schema?: string;
 }
@@ -25,6 +27,7 @@ export interface ImportOptions {
  */
 export async function importFiles(files: readonly string[], options: ImportOptions, context: CommandContext): Promise<ExitCode> {
   const { log, stdout } = context;
+  if (options.inPlace === true && options.replace !== true) throw new CliError('--in-place only applies to --replace', EXIT.USAGE);
   const inputs = await resolveInputs(files, context.cwd);
   const { importPapers, PaperImportError } = await import('@paperlist/postgres');
   const pool = await connect(options.databaseUrl, log, 2);
@@ -56,6 +59,7 @@ export async function importFiles(files: readonly string[], options: ImportOptio
     const result = await importPapers(pool as unknown as Queryable, papers, {
       upsert: options.upsert === true,
       replace: options.replace === true,
+      swap: options.inPlace !== true,
       ...(options.schema === undefined ? {} : { schema: options.schema }),
       signal: abort.signal,
       onProgress: ({ phase, records }) => {

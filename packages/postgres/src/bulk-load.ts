@@ -1,0 +1,71 @@
+import { closePendingList, keptThroughLoad, openPendingList, tableIndexes } from './bulk-indexes.js';
+import { quoteIdent, type Queryable } from './db.js';
+import type { SchemaNames } from './schema.js';
+import { buildSideIndexes, createSideTables, swapSideTables } from './side-tables.js';
+
+/**
+ * A load of a whole catalogue (into an empty table, or replacing the stored one): the tables
+ * its rows go to, and what happens around the rows. Either way the tables are new or emptied
+ * in the import's transaction, so COPY writes frozen rows, and indexes are built after the
+ * rows (a GIN index, on a server, is kept through the load instead: see `keptThroughLoad`).
+ */
+export interface BulkLoad {
+  /** Where the papers and the new word dictionary are written. */
+  papers: string;
+  words: string;
+  /** Whether the new catalogue is built beside the live one and swapped in (see `side-tables.ts`). */
+  swapped: boolean;
+  /** After the rows: builds the indexes. */
+  buildIndexes(): Promise<void>;
+  /** Last step before commit: statistics, and the swap. */
+  finish(): Promise<void>;
+}
+
+/**
+ * Starts a bulk load. `swap`: into side tables, swapped in by `finish` (reads go on meanwhile);
+ * otherwise the live tables are emptied and loaded in place, under an `ACCESS EXCLUSIVE` lock
+ * held until commit.
+ */
+export async function startBulkLoad(tx: Queryable, names: SchemaNames, options: { swap: boolean; server: boolean }): Promise<BulkLoad> {
+  if (options.swap) {
+    const side = await createSideTables(tx, names, options.server);
+    return {
+      papers: side.papers.side,
+      words: side.words.side,
+      swapped: true,
+      buildIndexes: async () => {
+        await buildSideIndexes(tx, names, side.papers);
+        await buildSideIndexes(tx, names, side.words);
+      },
+      finish: async () => {
+        await tx.query(`ANALYZE ${side.papers.side}, ${side.words.side}`);
+        await swapSideTables(tx, names, side);
+      },
+    };
+  }
+  // A new catalogue starts a new word dictionary.
+  await tx.query(`TRUNCATE ${names.papers}, ${names.words}`);
+  const rebuild: string[] = [];
+  const pending: string[] = [];
+  for (const index of await tableIndexes(tx, names.papers)) {
+    if (index.constraint !== null) continue;
+    const qualified = `${names.quoted}.${quoteIdent(index.name)}`;
+    if (keptThroughLoad(index, options.server)) {
+      await openPendingList(tx, qualified);
+      pending.push(qualified);
+    } else {
+      await tx.query(`DROP INDEX ${qualified}`);
+      rebuild.push(index.definition);
+    }
+  }
+  return {
+    papers: names.papers,
+    words: names.words,
+    swapped: false,
+    buildIndexes: async () => {
+      for (const definition of rebuild) await tx.query(definition);
+      for (const index of pending) await closePendingList(tx, index);
+    },
+    finish: async () => {},
+  };
+}

@@ -26,7 +26,11 @@ export interface BulkLoad {
  * otherwise the live tables are emptied and loaded in place, under an `ACCESS EXCLUSIVE` lock
  * held until commit.
  */
-export async function startBulkLoad(tx: Queryable, names: SchemaNames, options: { swap: boolean; server: boolean }): Promise<BulkLoad> {
+export async function startBulkLoad(
+  tx: Queryable,
+  names: SchemaNames,
+  options: { swap: boolean; server: boolean; swapLockWaitMs: number },
+): Promise<BulkLoad> {
   if (options.swap) {
     const side = await createSideTables(tx, names, options.server);
     return {
@@ -39,7 +43,7 @@ export async function startBulkLoad(tx: Queryable, names: SchemaNames, options: 
       },
       finish: async () => {
         await tx.query(`ANALYZE ${side.papers.side}, ${side.words.side}`);
-        await swapSideTables(tx, names, side);
+        await swapSideTables(tx, names, side, options.swapLockWaitMs);
       },
     };
   }

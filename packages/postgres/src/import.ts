@@ -42,6 +42,12 @@ export interface ImportOptions {
    * foreign keys, policies or publications depend on: use `false` there.
    */
   swap?: boolean;
+  /**
+   * How long the swap may try to lock the live tables, in milliseconds (default 60,000). Each
+   * attempt waits at most half a second, so reads never queue longer than that behind it; when a
+   * long query or an open transaction keeps the tables past this, the import fails and nothing changes.
+   */
+  swapLockWaitMs?: number;
   /** Papers per COPY chunk or INSERT statement; default 1,000. */
   batchSize?: number;
   /** Called every 10,000 papers, when indexes are being built, and at the end. */
@@ -82,6 +88,7 @@ export interface ImportResult {
 
 const PROGRESS_INTERVAL = 10_000;
 const DEFAULT_BATCH_SIZE = 1000;
+const DEFAULT_SWAP_LOCK_WAIT_MS = 60_000;
 
 /**
  * Imports papers into paperlist's table, in one transaction: all of them or none.
@@ -112,6 +119,10 @@ export async function importPapers(db: Queryable, input: ImportInput, options: I
   if (!(Number.isSafeInteger(batchSize) && batchSize > 0)) {
     throw new RangeError(`paperlist: "batchSize" must be a positive integer, got ${String(options.batchSize)}`);
   }
+  const swapLockWaitMs = options.swapLockWaitMs ?? DEFAULT_SWAP_LOCK_WAIT_MS;
+  if (!(Number.isFinite(swapLockWaitMs) && swapLockWaitMs >= 0)) {
+    throw new RangeError(`paperlist: "swapLockWaitMs" must be a number of milliseconds >= 0, got ${String(options.swapLockWaitMs)}`);
+  }
   const method = chooseMethod(db, options.method ?? 'auto');
   const pglite = isPGlite(db);
   const { signal, onProgress } = options;
@@ -138,7 +149,7 @@ export async function importPapers(db: Queryable, input: ImportInput, options: I
     // stored one is replaced beside the live tables unless told otherwise.
     const bulk: BulkLoad | null =
       options.replace === true || !stored
-        ? await startBulkLoad(tx, names, { swap: stored && options.swap !== false, server: !pglite })
+        ? await startBulkLoad(tx, names, { swap: stored && options.swap !== false, server: !pglite, swapLockWaitMs })
         : null;
     const staging = options.upsert === true && bulk === null;
     if (staging) {

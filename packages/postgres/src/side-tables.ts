@@ -1,4 +1,4 @@
-import { queryRows, quoteIdent, type Queryable } from './db.js';
+import { queryRows, quoteIdent, sqlState, type Queryable } from './db.js';
 import { closePendingList, keptThroughLoad, openPendingList, retargetIndex, tableIndexes, type TableIndex } from './bulk-indexes.js';
 import type { SchemaNames } from './schema.js';
 
@@ -76,9 +76,9 @@ export async function buildSideIndexes(tx: Queryable, names: SchemaNames, table:
  * names. Everything is DDL of the import's transaction: readers see the old catalogue until
  * it commits, then the new one.
  */
-export async function swapSideTables(tx: Queryable, names: SchemaNames, tables: SideTables): Promise<void> {
+export async function swapSideTables(tx: Queryable, names: SchemaNames, tables: SideTables, lockWaitMs: number): Promise<void> {
   const all = [tables.papers, tables.words];
-  await tx.query(`LOCK TABLE ${all.map((table) => table.live).join(', ')} IN ACCESS EXCLUSIVE MODE`);
+  await lockLiveTables(tx, all.map((table) => table.live).join(', '), lockWaitMs);
   const carried = await Promise.all(all.map((table) => carriedStatements(tx, table)));
   await tx.query(`DROP TABLE ${all.map((table) => table.live).join(', ')}`);
   for (const [i, table] of all.entries()) {
@@ -93,6 +93,41 @@ export async function swapSideTables(tx: Queryable, names: SchemaNames, tables: 
       }
     }
     for (const statement of carried[i]!) await tx.query(statement);
+  }
+}
+
+/** How long one attempt at the swap's lock may wait: reads that arrive meanwhile queue behind it. */
+const LOCK_ATTEMPT_MS = 500;
+/** The pause between attempts, in which the queued reads run. */
+const LOCK_PAUSE_MS = 250;
+
+/**
+ * Takes `ACCESS EXCLUSIVE` locks on the live tables. A lock request that waits (for a long read,
+ * or a transaction left open) makes every later read queue behind it, so each attempt gives up
+ * after half a second, lets the queue drain, and tries again, for `waitMs` in all; then the import
+ * fails (and is rolled back) rather than stall the readers.
+ */
+async function lockLiveTables(tx: Queryable, tables: string, waitMs: number): Promise<void> {
+  const deadline = performance.now() + waitMs;
+  for (;;) {
+    await tx.query('SAVEPOINT paperlist_swap');
+    try {
+      await tx.query(`SET LOCAL lock_timeout = ${LOCK_ATTEMPT_MS}`);
+      await tx.query(`LOCK TABLE ${tables} IN ACCESS EXCLUSIVE MODE`);
+      await tx.query('RELEASE SAVEPOINT paperlist_swap');
+      await tx.query('SET LOCAL lock_timeout TO DEFAULT');
+      return;
+    } catch (error) {
+      if (sqlState(error) !== '55P03') throw error;
+      await tx.query('ROLLBACK TO SAVEPOINT paperlist_swap');
+    }
+    if (performance.now() >= deadline) {
+      throw new Error(
+        `paperlist: the new catalogue is ready but the swap could not lock ${tables} within ${waitMs} ms: other sessions ` +
+          `kept using them (a long query or an open transaction); nothing was changed`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, LOCK_PAUSE_MS));
   }
 }
 

@@ -164,6 +164,18 @@ for (const target of targets()) {
       expect((await source.list(queryFor('q=graph&ordering=id'))).count).toBe(40);
     });
 
+    it.each([
+      ['batchSize 0', { batchSize: 0 }, /"batchSize" must be a positive integer, got 0/],
+      ['batchSize 1.5', { batchSize: 1.5 }, /"batchSize" must be a positive integer, got 1.5/],
+      ['an unknown method', { method: 'bulk' as never }, /"method" must be "auto", "copy" or "insert", got "bulk"/],
+      ['a negative swapLockWaitMs', { swapLockWaitMs: -1 }, /"swapLockWaitMs" must be a number of milliseconds >= 0, got -1/],
+      ['swapLockWaitMs NaN', { swapLockWaitMs: Number.NaN }, /"swapLockWaitMs" must be a number of milliseconds >= 0, got NaN/],
+    ])('refuses %s before touching the database', async (_name, options, message) => {
+      const schema = await fresh();
+      await expect(importPapers(target.db(), papers(1), { schema, ...options })).rejects.toThrow(message);
+      expect(await stored(target.db(), schema)).toEqual([]);
+    });
+
     it('reports progress by phase', async () => {
       const schema = await fresh();
       const seen: ImportProgress[] = [];

@@ -144,6 +144,56 @@ describe.skipIf(TEST_DATABASE_URL === undefined)('replace on the server, with re
     expect(await readNow()).toBe(1000);
   });
 
+  /** A session that has read the papers in a transaction it keeps open: it holds a lock the swap needs. */
+  const openReader = async () => {
+    const client = await pool!.connect();
+    await client.query('BEGIN');
+    await client.query(`SELECT count(*) FROM "${schema}".papers`);
+    return { end: async () => (await client.query('COMMIT'), client.release()) };
+  };
+  const swapTablesExist = async () =>
+    (await pool!.query(`SELECT to_regclass($1) IS NOT NULL AS found`, [`"${schema}".paperlist_swap_papers`])).rows[0].found as boolean;
+
+  it('gives up on the swap when another session keeps the tables past swapLockWaitMs, changing nothing', async () => {
+    const before = await readNow();
+    const reader = await openReader();
+    try {
+      await expect(importPapers(pool!, papers(5, 'late'), { schema, replace: true, swapLockWaitMs: 1200 })).rejects.toThrow(
+        /the new catalogue is ready but the swap could not lock .* within 1200 ms.*nothing was changed/,
+      );
+    } finally {
+      await reader.end();
+    }
+    expect(await readNow()).toBe(before);
+    expect(await swapTablesExist()).toBe(false);
+  });
+
+  it('waits for a transaction that holds the tables, letting other reads through between attempts, then swaps', async () => {
+    const before = await readNow();
+    const reader = await openReader();
+    const importing = importPapers(pool!, papers(7, 'patient'), { schema, replace: true });
+    // The import is at the swap once its lock request is seen waiting.
+    for (;;) {
+      const { rows } = await pool!.query(
+        `SELECT count(*)::int AS n FROM pg_locks WHERE relation = $1::regclass AND mode = 'AccessExclusiveLock' AND NOT granted`,
+        [`"${schema}".papers`],
+      );
+      if (rows[0].n > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    // Each attempt gives up after 500 ms: a read queued behind it gets through well within 2 s.
+    const client = await pool!.connect();
+    try {
+      await client.query(`SET lock_timeout = '2s'`);
+      expect((await client.query(`SELECT count(*)::int AS n FROM "${schema}".papers`)).rows[0].n).toBe(before);
+    } finally {
+      client.release();
+    }
+    await reader.end();
+    expect(await importing).toMatchObject({ swapped: true, records: 7 });
+    expect(await readNow()).toBe(7);
+  });
+
   it('carries the privileges granted on the tables to the new ones', async () => {
     await pool!.query(`CREATE ROLE ${role} NOLOGIN`);
     await pool!.query(`GRANT USAGE ON SCHEMA "${schema}" TO ${role}`);

@@ -1,17 +1,15 @@
-import { PaperLoadError, readPapers, validatePaper, type Paper } from '@paperlist/core';
 import { startBulkLoad, type BulkLoad } from './bulk-load.js';
-import { PaperEncoder, unstorableReason } from './copy-format.js';
+import { PaperEncoder } from './copy-format.js';
 import { isPGlite, queryRows, withTransaction, type Queryable } from './db.js';
 import { explainFailure, locateFailure } from './import-errors.js';
 import { assertMigrated } from './migrations.js';
+import { paperStream, type ImportInput } from './paper-input.js';
 import { ALL_COLUMNS, schemaNames, type SchemaNames } from './schema.js';
 import { chooseMethod, writeRows, type Row, type TableWriter } from './table-writer.js';
 import { WordDictionary } from './word-dictionary.js';
 
 export { PaperImportError } from './import-errors.js';
-
-/** What can be imported: a catalogue file (any format `readPapers` reads), or papers. */
-export type ImportInput = string | AsyncIterable<Paper> | Iterable<Paper>;
+export type { ImportInput } from './paper-input.js';
 
 /** Where an import is: writing rows, building indexes, or finished. */
 export interface ImportProgress {
@@ -231,46 +229,6 @@ async function lz4Available(tx: Queryable): Promise<boolean> {
     `SELECT coalesce('lz4' = ANY(enumvals), false) AS available FROM pg_settings WHERE name = 'default_toast_compression'`,
   );
   return row?.available === true;
-}
-
-interface Numbered {
-  paper: Paper;
-  /** 1-based position in the input. */
-  record: number;
-}
-
-/** The input as validated papers with their positions. */
-async function* paperStream(
-  input: ImportInput,
-  signal: AbortSignal | undefined,
-  progress: { bytes: number | undefined },
-): AsyncGenerator<Numbered> {
-  let record = 0;
-  if (typeof input === 'string') {
-    const options = signal === undefined ? {} : { signal };
-    for await (const paper of readPapers(input, { ...options, onProgress: ({ bytes }) => (progress.bytes = bytes) })) {
-      record++;
-      const reason = unstorableReason(paper);
-      // readPapers does not say which line a paper came from: name the record instead.
-      if (reason !== undefined) throw new PaperLoadError(`record ${record} (id ${JSON.stringify(paper.id)}): ${reason}`, record, input);
-      yield { paper, record };
-    }
-    return;
-  }
-  const seen = new Map<string, number>();
-  for await (const value of input as AsyncIterable<unknown>) {
-    record++;
-    if (record % 1000 === 0) signal?.throwIfAborted();
-    const checked = validatePaper(value);
-    if (!checked.ok) throw new PaperLoadError(checked.reason, record);
-    const paper = checked.paper;
-    const reason = unstorableReason(paper);
-    if (reason !== undefined) throw new PaperLoadError(reason, record);
-    const first = seen.get(paper.id);
-    if (first !== undefined) throw new PaperLoadError(`duplicate id ${JSON.stringify(paper.id)} (first seen on line ${first})`, record);
-    seen.set(paper.id, record);
-    yield { paper, record };
-  }
 }
 
 function countProgress(progress: { records: number }, report: (phase: 'loading') => void): void {

@@ -1,6 +1,6 @@
 import { closePendingList, keptThroughLoad, openPendingList, tableIndexes } from './bulk-indexes.js';
-import { quoteIdent, type Queryable } from './db.js';
-import type { SchemaNames } from './schema.js';
+import type { Queryable } from './db.js';
+import { qualified, type SchemaNames } from './schema.js';
 import { buildSideIndexes, createSideTables, swapSideTables } from './side-tables.js';
 
 /**
@@ -53,12 +53,12 @@ export async function startBulkLoad(
   const pending: string[] = [];
   for (const index of await tableIndexes(tx, names.papers)) {
     if (index.constraint !== null) continue;
-    const qualified = `${names.quoted}.${quoteIdent(index.name)}`;
+    const name = qualified(names, index.name);
     if (keptThroughLoad(index, options.server)) {
-      await openPendingList(tx, qualified);
-      pending.push(qualified);
+      await openPendingList(tx, name);
+      pending.push(name);
     } else {
-      await tx.query(`DROP INDEX ${qualified}`);
+      await tx.query(`DROP INDEX ${name}`);
       rebuild.push(index.definition);
     }
   }

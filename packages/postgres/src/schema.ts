@@ -16,6 +16,11 @@ export interface SchemaNames {
   touch: string;
 }
 
+/** `"schema"."name"`: an object of the schema, by its bare name. */
+export function qualified(names: SchemaNames, name: string): string {
+  return `${names.quoted}.${quoteIdent(name)}`;
+}
+
 /** Validates a schema name (a PostgreSQL identifier of at most 63 bytes) and names the tables in it. */
 export function schemaNames(schema: string = DEFAULT_SCHEMA): SchemaNames {
   if (typeof schema !== 'string' || schema.length === 0 || Buffer.byteLength(schema) > 63 || schema.includes('\u0000')) {

@@ -1,6 +1,6 @@
 import { queryRows, quoteIdent, sqlState, type Queryable } from './db.js';
 import { closePendingList, keptThroughLoad, openPendingList, retargetIndex, tableIndexes, type TableIndex } from './bulk-indexes.js';
-import type { SchemaNames } from './schema.js';
+import { qualified, type SchemaNames } from './schema.js';
 
 /**
  * A live table and the empty copy a full refresh fills beside it: same columns, defaults,
@@ -35,7 +35,7 @@ export async function createSideTables(tx: Queryable, names: SchemaNames, server
 
 async function createSideTable(tx: Queryable, names: SchemaNames, live: string, liveName: string, sideName: string, server: boolean): Promise<SideTable> {
   await refuseDependents(tx, live);
-  const side = `${names.quoted}.${quoteIdent(sideName)}`;
+  const side = qualified(names, sideName);
   const [row] = await queryRows<{ options: string[] | null }>(tx, `SELECT reloptions AS options FROM pg_class WHERE oid = $1::regclass`, [live]);
   await tx.query(`CREATE TABLE ${side} (LIKE ${live} INCLUDING ALL EXCLUDING INDEXES)`);
   const options = (row?.options ?? []).map((option) => option.replace(/=(.*)$/s, (_m, value: string) => ` = '${value.replace(/'/g, "''")}'`));
@@ -48,7 +48,7 @@ async function createSideTable(tx: Queryable, names: SchemaNames, live: string, 
   const table: SideTable = { live, side, liveName, indexes };
   for (const entry of indexes.filter((entry) => entry.kept)) {
     await tx.query(retargetIndex(entry.index, quoteIdent(entry.temporary), side));
-    await openPendingList(tx, `${names.quoted}.${quoteIdent(entry.temporary)}`);
+    await openPendingList(tx, qualified(names, entry.temporary));
   }
   return table;
 }
@@ -56,9 +56,8 @@ async function createSideTable(tx: Queryable, names: SchemaNames, live: string, 
 /** After the rows: builds the side table's other indexes and constraints, merges the kept ones. */
 export async function buildSideIndexes(tx: Queryable, names: SchemaNames, table: SideTable): Promise<void> {
   for (const { index, temporary, kept } of table.indexes) {
-    const qualified = `${names.quoted}.${quoteIdent(temporary)}`;
     if (kept) {
-      await closePendingList(tx, qualified);
+      await closePendingList(tx, qualified(names, temporary));
       continue;
     }
     await tx.query(retargetIndex(index, quoteIdent(temporary), table.side));
@@ -89,7 +88,7 @@ export async function swapSideTables(tx: Queryable, names: SchemaNames, tables: 
       }
       if (index.constraint === null || index.constraint.name !== index.name) {
         const current = index.constraint === null ? temporary : index.constraint.name;
-        await tx.query(`ALTER INDEX ${names.quoted}.${quoteIdent(current)} RENAME TO ${quoteIdent(index.name)}`);
+        await tx.query(`ALTER INDEX ${qualified(names, current)} RENAME TO ${quoteIdent(index.name)}`);
       }
     }
     for (const statement of carried[i]!) await tx.query(statement);

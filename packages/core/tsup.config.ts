@@ -1,13 +1,14 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts', 'src/sample.ts'],
+  // The query thread is an entry of its own: the pool starts `engine-worker.js` (or `.cjs`) beside the bundle.
+  entry: { index: 'src/index.ts', sample: 'src/sample.ts', 'engine-worker': 'src/threads/engine-worker.ts' },
   format: ['esm', 'cjs'],
   // Resolve workspace packages to their published types, not their sources.
   dts: { compilerOptions: { customConditions: [] } },
   clean: true,
   sourcemap: true,
   target: 'node20',
-  // `src/sample.ts` locates the shipped data with `import.meta.url`, which the CJS build needs shimmed.
+  // `src/sample.ts` and the pool locate files with `import.meta.url`, which the CJS build needs shimmed.
   shims: true,
 });

@@ -42,8 +42,15 @@ export { PaperlistOptionsError, type PapersHandlerOptions } from './http/handler
 export { negotiateRepresentation, type Representation } from './http/negotiate.js';
 export { CONTRACT_HEADERS } from './http/respond.js';
 
-export { createMemorySource, type MemorySource, type MemorySourceOptions } from './memory/memory-source.js';
-export { createScanSource } from './scan/scan-source.js';
+export {
+  createMemorySource,
+  DEFAULT_BUDGET_MS,
+  DEFAULT_MAX_QUEUE,
+  type MemorySource,
+  type MemorySourceOptions,
+} from './memory/memory-source.js';
+export { createScanSource, type ScanSourceOptions } from './scan/scan-source.js';
+export { QueryBudgetError, SourceOverloadedError } from './source-errors.js';
 
 export { PaperSchema, validatePaper, isCalendarDate, type PaperValidation } from './paper-schema.js';
 export {

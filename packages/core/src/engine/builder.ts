@@ -156,7 +156,7 @@ export class IndexBuilder {
     if (process.env.PAPERLIST_BUILD_TIMES) console.log(`orders ${(t1 - t0) | 0}ms store ${(t2 - t1) | 0}ms postings ${(t3 - t2) | 0}ms`);
     return {
       n,
-      vocabulary: new Vocabulary(sortedWords),
+      vocabulary: Vocabulary.fromSorted(sortedWords),
       postings,
       layout,
       store,
@@ -338,7 +338,7 @@ export class IndexBuilder {
     const abstractLength = uint16Array(n);
     const authorsLength = uint16Array(n);
     const oversizeDocs: number[] = [];
-    const oversizeLengths = new Map<number, FieldLengths>();
+    const oversizeLengths: number[] = [];
     const lengths = this.lengths.array;
     const oversize = this.oversize.array;
     for (let d = 0; d < n; d++) {
@@ -348,7 +348,7 @@ export class IndexBuilder {
       const authors = lengths[3 * i + 2]!;
       if (oversize[i] === 1) {
         oversizeDocs.push(d);
-        oversizeLengths.set(d, { title, abstract, authors });
+        oversizeLengths.push(title, abstract, authors);
       } else {
         titleLength[d] = title;
         abstractLength[d] = abstract;
@@ -361,6 +361,6 @@ export class IndexBuilder {
       abstract: this.totals.abstract / count,
       authors: this.totals.authors / count,
     };
-    return new FieldLayout(titleLength, abstractLength, authorsLength, Uint32Array.from(oversizeDocs), oversizeLengths, averages);
+    return new FieldLayout(titleLength, abstractLength, authorsLength, Uint32Array.from(oversizeDocs), Uint32Array.from(oversizeLengths), averages);
   }
 }

@@ -1,5 +1,6 @@
 import { bitsToList, bitsetWords, hasBit, popcount32 } from './bits.js';
 import { uint32Array } from './alloc.js';
+import { spend } from './work-budget.js';
 
 /**
  * A set of documents (internal numbers `0..n-1`), in the cheapest shape for its size:
@@ -37,6 +38,7 @@ export function setSize(set: DocSet): number {
 export function setToList(set: DocSet): Uint32Array {
   switch (set.kind) {
     case 'all': {
+      spend(set.size);
       const docs = uint32Array(set.size);
       for (let i = 0; i < docs.length; i++) docs[i] = i;
       return docs;
@@ -44,6 +46,7 @@ export function setToList(set: DocSet): Uint32Array {
     case 'list':
       return set.docs;
     case 'bits':
+      spend(set.bits.length + set.count);
       return bitsToList(set.bits, set.count);
   }
 }
@@ -117,6 +120,7 @@ export function intersectSets(a: DocSet, b: DocSet, n: number): DocSet {
   // Both bitsets (b is a bitset because a is one and b is at least as large... or a list).
   if (b.kind === 'list') return listSet(filterByBits(b.docs, a.bits));
   const words = bitsetWords(n);
+  spend(words);
   const out = uint32Array(words);
   let count = 0;
   const x = a.bits;
@@ -133,6 +137,7 @@ export function intersectSets(a: DocSet, b: DocSet, n: number): DocSet {
 
 /** Documents of a sorted list that are in a bitset. */
 export function filterByBits(docs: Uint32Array, bits: Uint32Array): Uint32Array {
+  spend(docs.length);
   const out = uint32Array(docs.length);
   let k = 0;
   for (let i = 0; i < docs.length; i++) {
@@ -145,6 +150,7 @@ export function filterByBits(docs: Uint32Array, bits: Uint32Array): Uint32Array 
 /** Intersection of two sorted lists: a merge when similar in size, galloping otherwise. */
 export function intersectLists(a: Uint32Array, b: Uint32Array): Uint32Array {
   if (a.length > b.length) [a, b] = [b, a];
+  spend(a.length * 8 < b.length ? a.length * 8 : a.length + b.length);
   const out = uint32Array(a.length);
   let k = 0;
   if (a.length * 8 < b.length) {
@@ -173,6 +179,7 @@ export function intersectLists(a: Uint32Array, b: Uint32Array): Uint32Array {
 
 /** Sorts and removes duplicates, in place; returns the unique prefix. */
 export function sortUnique(docs: Uint32Array): Uint32Array {
+  spend(docs.length * 8);
   docs.sort();
   let k = 0;
   for (let i = 0; i < docs.length; i++) {

@@ -8,12 +8,21 @@ import { filterByRange, matchTerm, rangeFrequency, type TermMatch } from './term
 import { orderedWindow } from './window.js';
 import { uint32Array } from './alloc.js';
 import { bitsetWords } from './bits.js';
+import { spend, withLimits, type WorkLimits } from './work-budget.js';
 
 /** The answer of the engine: exact count and the window's documents. */
 export interface EngineAnswer {
   count: number;
   results: EncodedPaper[];
 }
+
+/** The engine's answer by document numbers (the index's own), for the caller to encode. */
+export interface EngineWindow {
+  count: number;
+  docs: Uint32Array;
+}
+
+const NO_LIMITS: WorkLimits = { deadline: Infinity };
 
 /**
  * Answers list queries from an index: matches every term (AND) through the postings, applies
@@ -39,13 +48,35 @@ export class Engine {
     return this.index.n;
   }
 
-  list(query: PaperQuery): EngineAnswer {
+  list(query: PaperQuery, limits: WorkLimits = NO_LIMITS): EngineAnswer {
+    const { count, docs } = this.window(query, limits);
+    const results = new Array<EncodedPaper>(docs.length);
+    for (let i = 0; i < docs.length; i++) results[i] = this.index.store.encoded(docs[i]!);
+    return { count, results };
+  }
+
+  /**
+   * The count and the window's documents, within `limits`: a query past its deadline or
+   * cancelled throws `QueryInterruptedError` (and leaves the engine ready for the next).
+   */
+  window(query: PaperQuery, limits: WorkLimits = NO_LIMITS): EngineWindow {
+    try {
+      return withLimits(limits, () => this.answer(query));
+    } catch (error) {
+      // An interrupted step may have left marks in the scratch arrays, which must stay zeroed.
+      this.scratchBits?.fill(0);
+      this.scratchCounts?.fill(0);
+      throw error;
+    }
+  }
+
+  private answer(query: PaperQuery): EngineWindow {
     const { index } = this;
     const relevance = query.ordering.kind === 'relevance';
     const { set, matches } = this.match(query.terms, relevance);
     const matched = this.filter(set, query.filters);
     const count = setSize(matched);
-    if (query.limit <= 0 || query.offset >= count) return { count, results: [] };
+    if (query.limit <= 0 || query.offset >= count) return { count, docs: new Uint32Array(0) };
     const end = query.offset + query.limit;
     let window: Uint32Array;
     if (query.ordering.kind === 'relevance') {
@@ -54,9 +85,7 @@ export class Engine {
     } else {
       window = orderedWindow(index.orders.order(query.ordering.keys), matched, query.offset, end, index.n, this.scratch);
     }
-    const results = new Array<EncodedPaper>(window.length);
-    for (let i = 0; i < window.length; i++) results[i] = index.store.encoded(window[i]!);
-    return { count, results };
+    return { count, docs: window };
   }
 
   get(id: string): EncodedPaper | null {
@@ -121,6 +150,7 @@ export class Engine {
     let k = 0;
     for (let i = 0; i < docs.length; i++) {
       const d = docs[i]!;
+      spend(64);
       if (title !== undefined && !store.titleContains(d, title, titleBytes)) continue;
       if (abstract !== undefined && !store.abstractContains(d, abstract, abstractBytes)) continue;
       kept[k++] = d;

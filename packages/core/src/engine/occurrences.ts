@@ -2,6 +2,7 @@ import type { FieldLayout } from './field-layout.js';
 import { COUNTS_PER_DOC } from './field-layout.js';
 import { LAST, POSITION, type Postings } from './postings.js';
 import { int32Array, uint16Array, uint32Array, uint8Array } from './alloc.js';
+import { spend } from './work-budget.js';
 
 /**
  * Candidate start positions of a phrase, per candidate slot: `flat[begin[s] .. end[s])`,
@@ -112,6 +113,7 @@ export function countPhrase(
   // Each further word keeps the starts it follows at the right distance.
   for (let j = 1; j < exactWords.length; j++) {
     const pairs = postings.collectPairs(exactWords[j]!, candidates);
+    spend(m);
     const kept = uint8Array(m);
     for (let k = 0; k < pairs.count; k++) {
       const slot = pairs.slots[k]!;

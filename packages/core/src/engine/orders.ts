@@ -2,6 +2,7 @@ import { formatOrderKeys } from '../ordering/parse-ordering.js';
 import type { OrderField, OrderKey } from '../source.js';
 import { inverse, sortByRank } from './ranks.js';
 import { float64Array, uint32Array } from './alloc.js';
+import { spend } from './work-budget.js';
 
 /** Per-field dense ranks and the permutations of the common orders, in index numbering. */
 export interface OrderData {
@@ -100,6 +101,7 @@ export class DocOrder {
 
   /** Unique keys of `docs`, ascending in this order. */
   keys(docs: Uint32Array): Float64Array {
+    spend(docs.length);
     const keys = float64Array(docs.length);
     const n = this.n;
     switch (this.keyKind) {
@@ -194,6 +196,7 @@ export class OrderBook {
   /** Documents sorted by the keys: least significant key first, each a stable counting sort. */
   private permutation(keys: readonly OrderKey[]): Uint32Array {
     const { data } = this;
+    spend(data.n * 3 * keys.length);
     const last = keys.at(-1)!; // id
     let order: Uint32Array = data.byId.slice();
     if (last.descending) order.reverse();

@@ -1,6 +1,7 @@
 import { bitsetWords, popcount32 } from './bits.js';
 import { bitsSet, EMPTY_SET, gallop, listSet, type DocSet } from './doc-set.js';
 import { int32Array, uint32Array } from './alloc.js';
+import { spend } from './work-budget.js';
 
 /** Flag of the last position of a (word, document) pair in the positions stream. */
 export const LAST = 0x8000;
@@ -110,6 +111,8 @@ export class Postings {
     if (capacity === 0) return { count: 0, slots, offsets };
     const positions = this.positions;
     let k = 0;
+    // Reading the positions of the pairs costs about their number again.
+    spend(m * 16 < df ? m * (4 + 32) : df + this.positionsAt[w + 1]! - this.positionsAt[w]! + (sparseCost(df, m)));
     if (m * 16 < df) {
       if (this.dense[w] === 1) {
         const bits = this.bitsOf(w);
@@ -171,4 +174,9 @@ export class Postings {
     }
     return { count: k, slots, offsets };
   }
+}
+
+/** Extra cost of galloping through `m` candidates for each of `df` pairs. */
+function sparseCost(df: number, m: number): number {
+  return df * 8 < m ? df * 4 : m;
 }

@@ -11,6 +11,7 @@ import { addOccurrence, hasHead, OVERFLOW, unpack } from './packed-counts.js';
 import { LAST, POSITION } from './postings.js';
 import type { TermMatch } from './term-match.js';
 import { topSlots } from './window.js';
+import { spend } from './work-budget.js';
 
 /** Zeroed scratch arrays lent by the engine; returned zeroed. */
 export interface Scratch {
@@ -105,6 +106,7 @@ export function relevanceWindow(
   };
 
   // Documents with a title or authors occurrence (or an arXiv id match) of some term.
+  spend(m * counts.length);
   const head = uint8Array(m);
   let heads = 0;
   for (const c of counts) {
@@ -126,6 +128,7 @@ export function relevanceWindow(
   }
 
   if (heads >= end && heads < m) {
+    spend(heads * counts.length * 4);
     const slots = uint32Array(heads);
     for (let s = 0, k = 0; s < m; s++) if (head[s] === 1) slots[k++] = s;
     const scores = float64Array(heads);
@@ -138,6 +141,7 @@ export function relevanceWindow(
     for (const c of counts) bound += c.idf * (RELEVANCE.k1 + 1) * RELEVANCE.abstractWeight;
     if (threshold > bound * (1 + 1e-9)) return windowOf(top, headDocs, offset, end);
   }
+  spend(m * counts.length * 4);
   const scores = float64Array(m);
   for (let s = 0; s < m; s++) scores[s] = score(s);
   return windowOf(topSlots(scores, then.keys(docs), end), docs, offset, end);
@@ -209,6 +213,7 @@ function packedCounts(index: IndexData, set: DocSet, docs: Uint32Array, from: nu
       const df = postings.df[w]!;
       if (df === 0) continue;
       const prefix = w === exact ? 0 : 1;
+      spend(m * 16 < df ? m * 36 : df + postings.positionsAt[w + 1]! - postings.positionsAt[w]!);
       if (m * 16 < df) {
         // Few matched documents: look each one up in the word's postings.
         const bits = postings.dense[w] === 1 ? postings.bitsOf(w) : null;

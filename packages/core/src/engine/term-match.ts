@@ -20,6 +20,7 @@ import { COUNTS_PER_DOC } from './field-layout.js';
 import type { IndexData } from './builder.js';
 import { countPhrase } from './occurrences.js';
 import { uint32Array } from './alloc.js';
+import { spend } from './work-budget.js';
 
 /** What one search term matches, and what scoring it later needs. */
 export interface TermMatch {
@@ -49,7 +50,7 @@ export function matchTerm(index: IndexData, term: SearchTerm, restrict: DocSet |
   if (restrict !== null && arxivDocs.length > 0) arxivDocs = arxivDocs.filter((d) => setHas(restrict, d));
   const last = term.words[term.words.length - 1]!;
   const [from, to] = vocabulary.prefixRange(last);
-  const exact = from < to && vocabulary.words[from] === last ? from : -1;
+  const exact = from < to && vocabulary.is(from, last) ? from : -1;
   const match: TermMatch = { set: EMPTY_SET, from, to, exact, phraseDocs: null, phraseCounts: null, arxivDocs };
 
   if (term.words.length === 1) {
@@ -153,12 +154,14 @@ export function unionRange(index: IndexData, from: number, to: number): DocSet {
     }
     return listSet(sortUnique(all));
   }
+  spend(bitsetWords(n));
   const bits = largestDense >= 0 ? postings.bitsOf(largestDense).slice() : uint32Array(bitsetWords(n));
   let count = largestDense >= 0 ? postings.df[largestDense]! : 0;
   const docs = postings.listDocs;
   for (let w = from; w < to; w++) {
     const df = postings.df[w]!;
     if (df === 0 || w === largestDense) continue;
+    spend(postings.dense[w] === 1 ? bits.length : df);
     if (postings.dense[w] === 1) {
       const other = postings.bitsOf(w);
       for (let i = 0; i < bits.length; i++) {
@@ -204,6 +207,7 @@ export function filterByRange(index: IndexData, docs: Uint32Array, from: number,
   for (let w = from; w < to; w++) cursors[w - from] = postings.docsAt[w]!;
   for (let i = 0; i < docs.length; i++) {
     const d = docs[i]!;
+    spend(to - from);
     for (let w = from; w < to; w++) {
       const df = postings.df[w]!;
       if (df === 0) continue;

@@ -2,6 +2,7 @@ import { selectBits } from './bits.js';
 import { setSize, setToList, type DocSet } from './doc-set.js';
 import type { DocOrder } from './orders.js';
 import { int32Array, uint32Array } from './alloc.js';
+import { spend } from './work-budget.js';
 
 /**
  * The documents at positions `[offset, end)` of `set` in `order`. Three ways, the cheapest
@@ -19,6 +20,7 @@ export function orderedWindow(order: DocOrder, set: DocSet, offset: number, end:
   }
   const walkCost = (end * n) / m + (set.kind === 'list' ? 2 * m : 0);
   const sortCost = m * 4 + (set.kind === 'bits' ? n / 16 : 0);
+  spend(Math.min(walkCost, sortCost + m * Math.log2(end + 1)));
   if (walkCost <= sortCost) {
     if (set.kind === 'bits') return order.walk(set.bits, offset, end - offset);
     // A list: mark it in the zeroed scratch bitset, walk, and clear the marks again.
@@ -74,6 +76,7 @@ function siftDown(heap: Float64Array, i: number, size: number): void {
 export function topSlots(scores: Float64Array, ties: Float64Array, k: number): Int32Array {
   const m = scores.length;
   k = Math.min(k, m);
+  spend(m * (k * 4 >= m ? Math.log2(m + 1) : 2));
   // `before(a, b)`: slot a ranks before slot b.
   const before = (a: number, b: number) => scores[a]! > scores[b]! || (scores[a] === scores[b] && ties[a]! < ties[b]!);
   const compare = (a: number, b: number) => (before(a, b) ? -1 : before(b, a) ? 1 : 0);

@@ -23,6 +23,14 @@ export const API_ERRORS = {
     status: 503,
     detail: 'The paper catalogue did not answer in time. Try again later.',
   },
+  'query-budget': {
+    status: 503,
+    detail: 'This search needs more work than one request may take. Narrow it (longer or more specific terms) or try again later.',
+  },
+  'source-busy': {
+    status: 503,
+    detail: 'The server is busy answering other searches. Try again shortly.',
+  },
 } as const satisfies Record<string, { status: number; detail: string }>;
 
 /** The code of an error answer. */

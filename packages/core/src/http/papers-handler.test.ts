@@ -3,6 +3,7 @@ import { makePaper } from '../../test/make-paper.js';
 import { createMemorySource } from '../memory/memory-source.js';
 import { serializePaper } from '../paper.js';
 import type { PaperSource } from '../source.js';
+import { QueryBudgetError, SourceOverloadedError } from '../source-errors.js';
 import { createFetchHandler } from './fetch-handler.js';
 import { PaperlistOptionsError } from './handler-options.js';
 import { createPapersHandler } from './papers-handler.js';
@@ -141,6 +142,32 @@ describe('createPapersHandler', () => {
     expect(text(response!.body)).toBe('{"detail":"The paper catalogue did not answer in time. Try again later."}');
     expect(seen?.aborted).toBe(true);
     expect(onError).toHaveBeenCalledOnce();
+  });
+
+  it.each([
+    ['a query past its budget', new QueryBudgetError(250), 'This search needs more work than one request may take. Narrow it (longer or more specific terms) or try again later.'],
+    ['a full queue', new SourceOverloadedError(256), 'The server is busy answering other searches. Try again shortly.'],
+  ])('answers %s with 503, Retry-After and its detail, without reporting an error', async (_case, refusal, detail) => {
+    const refusing: PaperSource = { list: () => Promise.reject(refusal), get: () => Promise.reject(refusal) };
+    const onError = vi.fn();
+    const handler = createPapersHandler({ source: refusing, retryAfterSeconds: 3, onError });
+    for (const url of ['/papers/?q=a', '/papers/x/']) {
+      const response = await handler({ method: 'GET', url, headers: {} });
+      expect(response?.status).toBe(503);
+      expect(response?.headers['Retry-After']).toBe('3');
+      expect(response?.headers['Content-Type']).toBe('application/json');
+      expect(text(response!.body)).toBe(JSON.stringify({ detail }));
+    }
+    const html = await handler({ method: 'GET', url: '/papers/?q=a', headers: { accept: 'text/html' } });
+    expect(html?.status).toBe(503);
+    expect(text(html!.body)).toContain(detail.split('.')[0]);
+    expect(onError).not.toHaveBeenCalled();
+  });
+
+  it('answers 503 at once, with the next request answered normally, when a real source runs out of budget', async () => {
+    const tiny = createPapersHandler({ source: createMemorySource(papers, { budgetMs: 1e-9 }) });
+    expect((await tiny({ method: 'GET', url: '/papers/?q=gamma', headers: {} }))?.status).toBe(503);
+    expect((await handle({ method: 'GET', url: '/api/papers/?q=gamma', headers: { host: 'h' }, basePath: '/api' }))?.status).toBe(200);
   });
 
   it('passes the client disconnect on to the source', async () => {

@@ -8,6 +8,7 @@ import { buildPageLinks, pageCount } from '../pagination/page-links.js';
 import { parseListQuery, type ListRequest } from '../query/parse-list-query.js';
 import { lastValue, parseQueryString } from '../query/query-string.js';
 import type { PaperQuery } from '../source.js';
+import { refusalCode } from '../source-errors.js';
 import { isAllowedHost } from './allowed-hosts.js';
 import { callSource, SourceTimeoutError } from './call-source.js';
 import { computeEtag, ifNoneMatchMatches } from './etag.js';
@@ -89,8 +90,9 @@ export function createPapersHandler(options: PapersHandlerOptions): PapersHandle
       const answer = { representation, isHead, cacheHeaders, fail };
       return await listPapers(config, request, pathname, list.request, answer);
     } catch (error) {
-      if (!request.signal?.aborted) config.onError(error, request);
-      const answer = fail(error instanceof SourceTimeoutError ? 'source-timeout' : 'source-unavailable');
+      const refusal = refusalCode(error);
+      if (refusal === null && !request.signal?.aborted) config.onError(error, request);
+      const answer = fail(refusal ?? (error instanceof SourceTimeoutError ? 'source-timeout' : 'source-unavailable'));
       answer.headers['Retry-After'] = String(config.retryAfterSeconds);
       return answer;
     }

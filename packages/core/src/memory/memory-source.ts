@@ -1,15 +1,36 @@
-import { IndexBuilder, type IndexData } from '../engine/builder.js';
-import { Engine } from '../engine/engine.js';
-import { estimateJsonBytes } from '../engine/paper-store.js';
-import { readPapers } from '../load/read-papers.js';
-import type { PaperInput, ReadPapersOptions } from '../load/types.js';
+import type { IndexData } from '../engine/builder.js';
+import type { ReadPapersOptions } from '../load/types.js';
 import type { Paper } from '../paper.js';
-import type { MemorySource, MemorySourceOptions } from '../scan/scan-source.js';
+import { PaperlistOptionsError } from '../http/handler-options.js';
+import type { MemorySource, ScanSourceOptions } from '../scan/scan-source.js';
+import type { PaperPage, PaperQuery, SourceCallOptions } from '../source.js';
+import { EnginePool } from '../threads/engine-pool.js';
+import { buildFrom, buildIndex, type PaperStream } from './build-index.js';
+import { InThreadRunner, type QueryRunner } from './query-runner.js';
 
-export type { MemorySource, MemorySourceOptions };
+export type { MemorySource, PaperStream };
 
-/** Where a catalogue can be streamed from: a file, bytes, or papers already parsed. */
-export type PaperStream = PaperInput | Iterable<Paper> | AsyncIterable<Paper>;
+/** Options of {@link createMemorySource}. */
+export interface MemorySourceOptions extends ScanSourceOptions {
+  /**
+   * Worker threads that answer queries, sharing one copy of the index: the calling thread
+   * (the one that accepts connections) then never runs a query, and one process uses every
+   * core. `0` answers on the calling thread. Default 0; `paperlist serve` uses one per core.
+   */
+  threads?: number;
+  /**
+   * Milliseconds of work one query may take. A query that needs more stops and is refused
+   * with `QueryBudgetError` (the handler answers `503` with `Retry-After`). The engine's
+   * index bounds the work of every query it was designed for far below this; the budget is
+   * for what nobody foresaw. Default 250; `Infinity` for no limit.
+   */
+  budgetMs?: number;
+  /**
+   * With threads: queries that may wait for a free thread. When that many wait, the next is
+   * refused at once with `SourceOverloadedError` (`503`). Default 256.
+   */
+  maxQueue?: number;
+}
 
 /** Options of {@link createMemorySourceFromStream} and {@link IndexedMemorySource.replaceFrom}. */
 export interface MemoryStreamOptions extends MemorySourceOptions {
@@ -24,20 +45,25 @@ export interface IndexedMemorySource extends MemorySource {
    * being answered from the old one meanwhile. If several replacements overlap, the one
    * started last wins. On error the current catalogue stays.
    */
-  replaceFrom(input: PaperStream, options?: MemoryStreamOptions): Promise<void>;
+  replaceFrom(input: PaperStream, options?: Pick<MemoryStreamOptions, 'read' | 'version'>): Promise<void>;
+  /** Stops the query threads (if any). Queries still waiting are refused; the source answers no more. */
+  close(): Promise<void>;
 }
+
+/** Defaults of {@link MemorySourceOptions}. */
+export const DEFAULT_BUDGET_MS = 250;
+export const DEFAULT_MAX_QUEUE = 256;
 
 /**
  * paperlist's default source: the whole catalogue in memory, indexed for search and every
  * ordering (see docs/performance.md). Answers are identical to {@link createScanSource}'s.
  *
  * @example
- * const source = createMemorySource(await loadSamplePapers());
+ * const source = createMemorySource(await loadSamplePapers(), { threads: 2 });
  */
 export function createMemorySource(papers: readonly Paper[], options: MemorySourceOptions = {}): IndexedMemorySource {
-  const builder = new IndexBuilder(estimateJsonBytes(papers));
-  for (const paper of papers) builder.add(paper);
-  return new EngineSource(builder.finish(), options.version);
+  const runnerOptions = resolveRunnerOptions(options);
+  return new EngineSource(buildIndex(papers), options.version, runnerOptions);
 }
 
 /**
@@ -48,64 +74,44 @@ export function createMemorySource(papers: readonly Paper[], options: MemorySour
  * const source = await createMemorySourceFromStream('papers.jsonl.gz');
  */
 export async function createMemorySourceFromStream(input: PaperStream, options: MemoryStreamOptions = {}): Promise<IndexedMemorySource> {
-  return new EngineSource(await buildFrom(input, options.read), options.version);
+  const runnerOptions = resolveRunnerOptions(options);
+  return new EngineSource(await buildFrom(input, options.read), options.version, runnerOptions);
 }
 
-/**
- * Builds an index from a stream: a path or Node `Readable` (read with `readPapers`: JSON Lines or
- * a JSON array, gzip or not), an async iterable of bytes (same), or papers (sync or async).
- * An async iterable is told apart by its first item.
- */
-export async function buildFrom(input: PaperStream, read: ReadPapersOptions = {}): Promise<IndexData> {
-  const builder = new IndexBuilder();
-  if (typeof input === 'string' || typeof (input as { pipe?: unknown }).pipe === 'function') {
-    for await (const paper of readPapers(input as PaperInput, read)) builder.add(paper);
-    return builder.finish();
+interface RunnerOptions {
+  threads: number;
+  budgetMs: number;
+  maxQueue: number;
+}
+
+function resolveRunnerOptions(options: MemorySourceOptions): RunnerOptions {
+  const { threads = 0, budgetMs = DEFAULT_BUDGET_MS, maxQueue = DEFAULT_MAX_QUEUE } = options;
+  if (!Number.isSafeInteger(threads) || threads < 0) {
+    throw new PaperlistOptionsError('threads', `paperlist: \`threads\` must be a whole number (0 for none), got ${String(threads)}.`);
   }
-  if (!(Symbol.asyncIterator in input)) {
-    const papers = Array.isArray(input) ? (input as readonly Paper[]) : null;
-    const sized = papers === null ? builder : new IndexBuilder(estimateJsonBytes(papers));
-    for (const paper of input as Iterable<Paper>) sized.add(paper);
-    return sized.finish();
+  if (typeof budgetMs !== 'number' || !(budgetMs > 0)) {
+    throw new PaperlistOptionsError('budgetMs', `paperlist: \`budgetMs\` must be a positive number of milliseconds, got ${String(budgetMs)}.`);
   }
-  const iterator = (input as AsyncIterable<Paper | Uint8Array>)[Symbol.asyncIterator]();
-  const first = await iterator.next();
-  const rest: AsyncIterable<Paper | Uint8Array> = {
-    [Symbol.asyncIterator]: () => {
-      let pending: IteratorResult<Paper | Uint8Array> | null = first;
-      return {
-        next: async () => {
-          if (pending !== null) {
-            const value = pending;
-            pending = null;
-            return value;
-          }
-          return iterator.next();
-        },
-        return: async () => (iterator.return ? iterator.return() : { done: true, value: undefined }),
-      };
-    },
-  };
-  if (first.done !== true && first.value instanceof Uint8Array) {
-    for await (const paper of readPapers(rest as AsyncIterable<Uint8Array>, read)) builder.add(paper);
-  } else {
-    for await (const paper of rest as AsyncIterable<Paper>) builder.add(paper);
+  if (!Number.isSafeInteger(maxQueue) || maxQueue < 0) {
+    throw new PaperlistOptionsError('maxQueue', `paperlist: \`maxQueue\` must be a whole number, got ${String(maxQueue)}.`);
   }
-  return builder.finish();
+  return { threads, budgetMs, maxQueue };
 }
 
 class EngineSource implements IndexedMemorySource {
-  private engine: Engine;
+  private index: IndexData;
+  private readonly runner: QueryRunner;
   private fixedVersion: string;
   private generation = 0;
 
-  constructor(index: IndexData, version: string | undefined) {
-    this.engine = new Engine(index);
+  constructor(index: IndexData, version: string | undefined, options: RunnerOptions) {
+    this.index = index;
     this.fixedVersion = version ?? versionOf(index);
+    this.runner = options.threads > 0 ? new EnginePool(index, options) : new InThreadRunner(index, options.budgetMs);
   }
 
   get size(): number {
-    return this.engine.size;
+    return this.index.n;
   }
 
   version(): string {
@@ -113,12 +119,10 @@ class EngineSource implements IndexedMemorySource {
   }
 
   replace(papers: readonly Paper[]): void {
-    const builder = new IndexBuilder(estimateJsonBytes(papers));
-    for (const paper of papers) builder.add(paper);
-    this.swap(builder.finish(), ++this.generation);
+    this.swap(buildIndex(papers), ++this.generation);
   }
 
-  async replaceFrom(input: PaperStream, options: MemoryStreamOptions = {}): Promise<void> {
+  async replaceFrom(input: PaperStream, options: Pick<MemoryStreamOptions, 'read' | 'version'> = {}): Promise<void> {
     const generation = ++this.generation;
     const index = await buildFrom(input, options.read);
     this.swap(index, generation, options.version);
@@ -126,17 +130,26 @@ class EngineSource implements IndexedMemorySource {
 
   private swap(index: IndexData, generation: number, version?: string): void {
     if (generation !== this.generation) return; // a newer replacement started meanwhile
-    this.engine = new Engine(index);
+    this.index = index;
+    this.runner.load(index);
     this.fixedVersion = version ?? versionOf(index);
   }
 
-  async list(query: Parameters<MemorySource['list']>[0], options?: Parameters<MemorySource['list']>[1]) {
-    options?.signal?.throwIfAborted();
-    return this.engine.list(query);
+  async list(query: PaperQuery, options?: SourceCallOptions): Promise<PaperPage> {
+    const { count, docs, index } = await this.runner.run(query, options?.signal);
+    const results = new Array(docs.length);
+    for (let i = 0; i < docs.length; i++) results[i] = index.store.encoded(docs[i]!);
+    return { count, results };
   }
 
   async get(id: string) {
-    return this.engine.get(id);
+    const index = this.index;
+    const d = index.store.findId(id);
+    return d < 0 ? null : index.store.encoded(d);
+  }
+
+  close(): Promise<void> {
+    return this.runner.close();
   }
 }
 

@@ -20,8 +20,8 @@ export interface MemorySource extends PaperSource {
   replace(papers: readonly Paper[]): void;
 }
 
-/** Options of the in-memory sources. */
-export interface MemorySourceOptions {
+/** Options of the scan source (and the base of the memory source's). */
+export interface ScanSourceOptions {
   /** A fixed catalogue version for ETags; by default one is derived from the content. */
   version?: string;
 }
@@ -36,7 +36,7 @@ export interface MemorySourceOptions {
  * const source = createScanSource(await loadSamplePapers());
  * const { count, results } = await source.list(query);
  */
-export function createScanSource(papers: readonly Paper[], options: MemorySourceOptions = {}): MemorySource {
+export function createScanSource(papers: readonly Paper[], options: ScanSourceOptions = {}): MemorySource {
   let state = new CatalogueState(buildCatalogue(papers), options.version);
   return {
     get size() {

@@ -65,18 +65,19 @@ describe('index parts on the sample', () => {
     });
     const { postings, vocabulary } = index;
     expect(vocabulary.size).toBe(expected.size);
+    const words = Array.from({ length: vocabulary.size }, (_, w) => vocabulary.word(w));
     let denseWords = 0;
     const mismatches: string[] = [];
     for (let w = 0; w < vocabulary.size; w++) {
-      const want = expected.get(vocabulary.words[w]!)!;
+      const want = expected.get(words[w]!)!;
       const wantDocs = [...want.keys()].sort((a, b) => a - b);
       const set = postings.docSet(w);
       if (set.kind === 'bits') denseWords++;
       const got = set.kind === 'list' ? Array.from(set.docs) : set.kind === 'bits' ? wantDocs.filter((d) => (set.bits[d >>> 5]! >>> (d & 31)) & 1) : [];
-      if (set.kind === 'bits' && set.count !== wantDocs.length) mismatches.push(`${vocabulary.words[w]} count`);
-      if (got.join() !== wantDocs.join() || postings.df[w] !== wantDocs.length) mismatches.push(`${vocabulary.words[w]} docs`);
+      if (set.kind === 'bits' && set.count !== wantDocs.length) mismatches.push(`${words[w]} count`);
+      if (got.join() !== wantDocs.join() || postings.df[w] !== wantDocs.length) mismatches.push(`${words[w]} docs`);
       wantDocs.forEach((d, i) => {
-        if (set.kind === 'bits' && postings.rank(w, d) !== i) mismatches.push(`${vocabulary.words[w]} rank ${d}`);
+        if (set.kind === 'bits' && postings.rank(w, d) !== i) mismatches.push(`${words[w]} rank ${d}`);
         let off = postings.pairOffset(w, i);
         const positions: number[] = [];
         for (;;) {
@@ -84,15 +85,19 @@ describe('index parts on the sample', () => {
           positions.push(v & POSITION);
           if (v & LAST) break;
         }
-        if (positions.join() !== want.get(d)!.join()) mismatches.push(`${vocabulary.words[w]} positions in ${d}`);
+        if (positions.join() !== want.get(d)!.join()) mismatches.push(`${words[w]} positions in ${d}`);
       });
     }
     expect(mismatches.slice(0, 10)).toEqual([]);
     expect(denseWords).toBeGreaterThan(50);
     // The vocabulary is sorted, and a prefix is a range.
-    expect([...vocabulary.words].sort()).toEqual(vocabulary.words);
-    const [from, to] = vocabulary.prefixRange('trans');
-    expect(vocabulary.words.slice(from, to)).toEqual(vocabulary.words.filter((w) => w.startsWith('trans')));
+    expect([...words].sort()).toEqual(words);
+    for (const prefix of ['trans', 't', 'zzzz', '', 'learning', 'a']) {
+      const [from, to] = vocabulary.prefixRange(prefix);
+      expect(words.slice(from, to), prefix).toEqual(words.filter((w) => w.startsWith(prefix)));
+    }
+    expect(words.every((word, w) => vocabulary.find(word) === w)).toBe(true);
+    expect(vocabulary.find('no-such-word')).toBe(-1);
   });
 
   it('orders documents exactly like the reference comparator, for every ordering', () => {

@@ -1,0 +1,56 @@
+import type { IndexData } from '../engine/builder.js';
+import { Engine } from '../engine/engine.js';
+import { QueryInterruptedError } from '../engine/work-budget.js';
+import { QueryBudgetError } from '../source-errors.js';
+import type { PaperQuery } from '../source.js';
+
+/** What a runner answers: the count, the window's documents, and the index they belong to. */
+export interface RunnerAnswer {
+  count: number;
+  docs: Uint32Array;
+  index: IndexData;
+}
+
+/**
+ * Runs engine queries over the current index, on the calling thread or on worker threads.
+ * `load` swaps the index: queries started before it finish on the old one.
+ */
+export interface QueryRunner {
+  run(query: PaperQuery, signal?: AbortSignal): Promise<RunnerAnswer>;
+  load(index: IndexData): void;
+  /** Stops the runner's threads, if any; queries still waiting are refused. */
+  close(): Promise<void>;
+}
+
+/**
+ * The runner without threads: each query runs to its end on the calling thread, within its
+ * budget (a query past it stops and rejects with `QueryBudgetError`). Works everywhere.
+ */
+export class InThreadRunner implements QueryRunner {
+  private engine: Engine;
+
+  constructor(
+    index: IndexData,
+    private readonly budgetMs: number,
+  ) {
+    this.engine = new Engine(index);
+  }
+
+  async run(query: PaperQuery, signal?: AbortSignal): Promise<RunnerAnswer> {
+    signal?.throwIfAborted();
+    const engine = this.engine;
+    try {
+      const { count, docs } = engine.window(query, { deadline: performance.now() + this.budgetMs });
+      return { count, docs, index: engine.index };
+    } catch (error) {
+      if (error instanceof QueryInterruptedError) throw new QueryBudgetError(this.budgetMs);
+      throw error;
+    }
+  }
+
+  load(index: IndexData): void {
+    this.engine = new Engine(index);
+  }
+
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,196 @@
+import { Worker } from 'node:worker_threads';
+import type { IndexData } from '../engine/builder.js';
+import { indexParts, type IndexParts } from '../engine/index-parts.js';
+import type { QueryRunner, RunnerAnswer } from '../memory/query-runner.js';
+import { QueryBudgetError, SourceOverloadedError } from '../source-errors.js';
+import type { PaperQuery } from '../source.js';
+import type { ThreadData, ToPool, ToThread } from './pool-messages.js';
+import { engineWorkerScript } from './worker-script.js';
+
+/** How many threads answer queries, how long each query may work, how many may wait. */
+export interface EnginePoolOptions {
+  threads: number;
+  budgetMs: number;
+  maxQueue: number;
+}
+
+interface Task {
+  id: number;
+  query: PaperQuery;
+  signal: AbortSignal | undefined;
+  resolve: (answer: RunnerAnswer) => void;
+  reject: (error: unknown) => void;
+  /** The index the query runs on, fixed when it is handed to a thread. */
+  index: IndexData | null;
+  onAbort: () => void;
+}
+
+interface QueryThread {
+  worker: Worker;
+  slot: number;
+  task: Task | null;
+}
+
+/** A thread that dies this many times within a minute is not restarted again. */
+const MAX_RESTARTS = 5;
+
+/**
+ * Answers queries on worker threads that share one index in shared memory, so the thread
+ * that accepts connections never runs a query and one process uses every core with the
+ * memory of one index. A query waits in a bounded queue for a free thread (a full queue is
+ * refused at once with `SourceOverloadedError`), works within its budget (`QueryBudgetError`
+ * past it), and is stopped when its request's signal aborts.
+ */
+export class EnginePool implements QueryRunner {
+  private index: IndexData;
+  private parts: IndexParts;
+  private readonly threads: QueryThread[] = [];
+  private readonly queue: Task[] = [];
+  private readonly cancel: Int32Array;
+  private nextId = 1;
+  private closed = false;
+  private readonly restarts: number[] = [];
+
+  constructor(
+    index: IndexData,
+    private readonly options: EnginePoolOptions,
+  ) {
+    this.index = index;
+    this.parts = indexParts(index);
+    this.cancel = new Int32Array(new SharedArrayBuffer(4 * options.threads));
+    for (let slot = 0; slot < options.threads; slot++) this.threads.push(this.start(slot));
+  }
+
+  /** Queries waiting for a thread. */
+  get queued(): number {
+    return this.queue.length;
+  }
+
+  /** Queries being answered. */
+  get running(): number {
+    return this.threads.filter((t) => t.task !== null).length;
+  }
+
+  run(query: PaperQuery, signal?: AbortSignal): Promise<RunnerAnswer> {
+    if (this.closed) return Promise.reject(new Error('paperlist: the memory source is closed'));
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    const idle = this.threads.find((t) => t.task === null);
+    if (idle === undefined && this.queue.length >= this.options.maxQueue) {
+      return Promise.reject(new SourceOverloadedError(this.queue.length));
+    }
+    return new Promise<RunnerAnswer>((resolve, reject) => {
+      const task: Task = { id: this.nextId++, query, signal, resolve, reject, index: null, onAbort: () => this.abort(task) };
+      signal?.addEventListener('abort', task.onAbort, { once: true });
+      if (idle !== undefined) this.dispatch(idle, task);
+      else this.queue.push(task);
+    });
+  }
+
+  load(index: IndexData): void {
+    this.index = index;
+    this.parts = indexParts(index);
+    const message: ToThread = { type: 'load', parts: this.parts };
+    for (const thread of this.threads) thread.worker.postMessage(message);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const closing = new Error('paperlist: the memory source is closed');
+    for (const task of this.queue.splice(0)) this.settle(task, () => task.reject(closing));
+    await Promise.all(
+      this.threads.map(async (thread) => {
+        const task = thread.task;
+        thread.task = null;
+        await thread.worker.terminate();
+        if (task !== null) this.settle(task, () => task.reject(closing));
+      }),
+    );
+  }
+
+  private start(slot: number): QueryThread {
+    const data: ThreadData = { parts: this.parts, cancel: this.cancel, slot };
+    const worker = new Worker(engineWorkerScript(), { workerData: data, name: `paperlist-query-${slot}` });
+    const thread: QueryThread = { worker, slot, task: null };
+    worker.on('message', (reply: ToPool) => this.answered(thread, reply));
+    worker.on('error', (error) => this.died(thread, error));
+    worker.on('exit', (code) => {
+      if (!this.closed) this.died(thread, new Error(`paperlist: a query thread exited with code ${code}`));
+    });
+    // An idle pool never keeps the process alive (after the listeners: adding one refs the worker again).
+    worker.unref();
+    return thread;
+  }
+
+  private dispatch(thread: QueryThread, task: Task): void {
+    thread.task = task;
+    task.index = this.index;
+    Atomics.store(this.cancel, thread.slot, 0);
+    thread.worker.ref(); // the caller awaits this answer
+    const message: ToThread = { type: 'list', id: task.id, query: task.query, budgetMs: this.options.budgetMs, token: task.id };
+    thread.worker.postMessage(message);
+  }
+
+  private answered(thread: QueryThread, reply: ToPool): void {
+    const task = thread.task;
+    if (task === null || task.id !== reply.id) return; // a task already settled (aborted, closed)
+    this.release(thread);
+    if ('count' in reply) {
+      const { count, docs } = reply;
+      this.settle(task, () => task.resolve({ count, docs, index: task.index! }));
+    } else if ('interrupted' in reply) {
+      const error = reply.interrupted === 'budget' ? new QueryBudgetError(this.options.budgetMs) : task.signal?.reason;
+      this.settle(task, () => task.reject(error));
+    } else {
+      this.settle(task, () => task.reject(new Error(`paperlist: a query thread failed: ${reply.error}`)));
+    }
+  }
+
+  /** The thread is free: it takes the next waiting query, if any. */
+  private release(thread: QueryThread): void {
+    thread.task = null;
+    const next = this.queue.shift();
+    if (next !== undefined) this.dispatch(thread, next);
+    else thread.worker.unref();
+  }
+
+  private abort(task: Task): void {
+    const waiting = this.queue.indexOf(task);
+    if (waiting >= 0) {
+      this.queue.splice(waiting, 1);
+      this.settle(task, () => task.reject(task.signal?.reason));
+      return;
+    }
+    const thread = this.threads.find((t) => t.task === task);
+    // The thread stops at its next check and answers `interrupted`; the task settles then.
+    if (thread !== undefined) Atomics.store(this.cancel, thread.slot, task.id);
+  }
+
+  private settle(task: Task, settle: () => void): void {
+    task.signal?.removeEventListener('abort', task.onAbort);
+    settle();
+  }
+
+  /** A thread crashed: its query fails, and a new thread takes its place (unless they keep dying). */
+  private died(thread: QueryThread, error: Error): void {
+    const index = this.threads.indexOf(thread);
+    if (index < 0 || this.closed) return;
+    const task = thread.task;
+    thread.task = null;
+    if (task !== null) this.settle(task, () => task.reject(error));
+    void thread.worker.terminate();
+    const now = Date.now();
+    this.restarts.push(now);
+    while (this.restarts.length > 0 && this.restarts[0]! < now - 60_000) this.restarts.shift();
+    if (this.restarts.length > MAX_RESTARTS) {
+      this.threads.splice(index, 1);
+      if (this.threads.length === 0) {
+        for (const waiting of this.queue.splice(0)) this.settle(waiting, () => waiting.reject(error));
+      }
+      return;
+    }
+    const fresh = this.start(thread.slot);
+    this.threads[index] = fresh;
+    const next = this.queue.shift();
+    if (next !== undefined) this.dispatch(fresh, next);
+  }
+}

@@ -1,0 +1,36 @@
+/**
+ * A query thread of the memory source's pool (see `engine-pool.ts`). It answers list queries
+ * over the index it was given (shared memory: nothing is copied) and swaps to a new one when
+ * told; each query runs within its budget and stops when the pool raises its cancel flag.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { Engine } from '../engine/engine.js';
+import { indexFromParts } from '../engine/index-parts.js';
+import { QueryInterruptedError } from '../engine/work-budget.js';
+import type { ToPool, ToThread, ThreadData } from './pool-messages.js';
+
+const port = parentPort;
+if (port === null) throw new Error('paperlist: engine-worker.js runs as a worker thread of the memory source');
+const data = workerData as ThreadData;
+let engine = new Engine(indexFromParts(data.parts));
+
+port.on('message', (message: ToThread) => {
+  if (message.type === 'load') {
+    engine = new Engine(indexFromParts(message.parts));
+    return;
+  }
+  const { id, query, budgetMs, token } = message;
+  let reply: ToPool;
+  try {
+    const cancel = { flag: data.cancel, index: data.slot, token };
+    const { count, docs } = engine.window(query, { deadline: performance.now() + budgetMs, cancel });
+    // A copy: the window may be a view of memory the engine reuses.
+    reply = { id, count, docs: Uint32Array.from(docs) };
+  } catch (error) {
+    reply =
+      error instanceof QueryInterruptedError
+        ? { id, interrupted: error.reason }
+        : { id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) };
+  }
+  port.postMessage(reply);
+});

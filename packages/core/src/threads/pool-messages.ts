@@ -1,0 +1,22 @@
+import type { IndexParts } from '../engine/index-parts.js';
+import type { InterruptReason } from '../engine/work-budget.js';
+import type { PaperQuery } from '../source.js';
+
+/** What a query thread starts with. */
+export interface ThreadData {
+  parts: IndexParts;
+  /** Shared cancel flags, one slot per thread: the token of the query to stop. */
+  cancel: Int32Array;
+  slot: number;
+}
+
+/** Messages from the pool to a query thread. */
+export type ToThread =
+  | { type: 'load'; parts: IndexParts }
+  | { type: 'list'; id: number; query: PaperQuery; budgetMs: number; token: number };
+
+/** A query thread's answer to one `list` message. */
+export type ToPool =
+  | { id: number; count: number; docs: Uint32Array }
+  | { id: number; interrupted: InterruptReason }
+  | { id: number; error: string };

@@ -10,6 +10,8 @@ import { LAST, MAX_POSITION, Postings, RANK_BLOCK_SHIFT, SKIP_SHIFT } from './po
 import { denseRanks, inverse, sortByRank } from './ranks.js';
 import { TokenStream } from './token-stream.js';
 import { Vocabulary } from './vocabulary.js';
+import { DocSetTable } from './doc-set-table.js';
+import { CHAR_SETS, FieldTextBuilder, type FieldText } from './substring/field-text.js';
 import { WordTable } from './word-table.js';
 import { int32Array, uint16Array, uint32Array, uint8Array } from './alloc.js';
 
@@ -17,8 +19,15 @@ import { int32Array, uint16Array, uint32Array, uint8Array } from './alloc.js';
 export interface IndexData {
   readonly n: number;
   readonly vocabulary: Vocabulary;
+  /** Word numbers ordered by their text read backwards: the words ending with a suffix are a range. */
+  readonly suffixOrder: Uint32Array;
   readonly postings: Postings;
+  /** Per ASCII letter or digit (`charSet`): the documents holding a word that starts with it. */
+  readonly shortPrefixes: DocSetTable;
   readonly layout: FieldLayout;
+  /** What titles and abstracts hold, for the substring filters. */
+  readonly titleText: FieldText;
+  readonly abstractText: FieldText;
   readonly store: PaperStore;
   readonly orders: OrderBook;
   /** Digest of the content, for the catalogue version. */
@@ -41,6 +50,9 @@ export class IndexBuilder {
   private readonly store: PaperStoreBuilder;
   private readonly stream = new TokenStream();
   private words = uint32Array(1 << 14);
+  private flags = uint8Array(1 << 14);
+  private readonly titleText = new FieldTextBuilder();
+  private readonly abstractText = new FieldTextBuilder();
   private readonly fieldLengths: number[] = [];
   // Per build-time word number: the last paper that held it, its papers, its positions.
   private counts = int32Array(3 << 16);
@@ -70,21 +82,27 @@ export class IndexBuilder {
 
     let need = paper.title.length + paper.abstract.length;
     for (const name of paper.authors) need += name.length;
-    if (this.words.length < need) this.words = uint32Array(need * 2);
+    if (this.words.length < need) {
+      this.words = uint32Array(need * 2);
+      this.flags = uint8Array(need * 2);
+    }
     const words = this.words;
+    const flags = this.flags;
     const table = this.table;
     const fields = this.fieldLengths;
     fields.length = 0;
-    let at = table.tokenize(paper.title, words, 0);
+    let at = table.tokenize(paper.title, words, 0, flags);
+    this.titleText.add(paper.title, table.ascii);
     const title = at;
-    at = table.tokenize(paper.abstract, words, at);
+    at = table.tokenize(paper.abstract, words, at, flags);
+    this.abstractText.add(paper.abstract, table.ascii);
     const abstract = at - title;
     fields.push(title, abstract);
     let authors = 0;
     let layoutEnd = title + abstract + 2;
     for (const name of paper.authors) {
       const from = at;
-      at = table.tokenize(name, words, at);
+      at = table.tokenize(name, words, at, flags);
       fields.push(at - from);
       authors += at - from;
       layoutEnd += at - from + 1;
@@ -103,6 +121,8 @@ export class IndexBuilder {
       }
       if (!big) counts[c + 2]!++;
     }
+    // The stream keeps each word with its separator flags: (word << 2) | flags.
+    for (let k = 0; k < at; k++) words[k] = (words[k]! << 2) | flags[k]!;
     this.stream.write(fields, fields.length, words, at);
 
     this.lengths.push(title);
@@ -145,20 +165,20 @@ export class IndexBuilder {
     numberOf.clear();
 
     // Orders. Documents are numbered by title then id: the default order is the numbering.
-    const t0 = performance.now();
     const { order, data } = this.layoutOrders();
-    const t1 = performance.now();
     const store = this.store.finish(order);
-    const t2 = performance.now();
     const postings = this.layoutPostings(n, order, renumber);
-    const t3 = performance.now();
     const layout = this.layoutFields(n, order);
-    if (process.env.PAPERLIST_BUILD_TIMES) console.log(`orders ${(t1 - t0) | 0}ms store ${(t2 - t1) | 0}ms postings ${(t3 - t2) | 0}ms`);
+    const vocabulary = Vocabulary.fromSorted(sortedWords);
     return {
       n,
-      vocabulary: Vocabulary.fromSorted(sortedWords),
+      vocabulary,
+      suffixOrder: suffixOrder(sortedWords),
       postings,
+      shortPrefixes: shortPrefixSets(n, vocabulary, postings),
       layout,
+      titleText: this.titleText.finish(order),
+      abstractText: this.abstractText.finish(order),
       store,
       orders: new OrderBook(data),
       digest: store.digest(),
@@ -299,7 +319,7 @@ export class IndexBuilder {
             value |= (b & 0x7f) << shift;
             shift += 7;
           } while (b >= 0x80);
-          const m = value * META;
+          const m = (value >>> 2) * META;
           if (meta[m + 1] !== stamp) {
             meta[m + 1] = stamp;
             distinct[distinctCount++] = m;
@@ -310,7 +330,7 @@ export class IndexBuilder {
             else listDocs[meta[m + 3]!++] = d;
             if (big) positions[meta[m]!++] = 0;
           }
-          if (!big) positions[meta[m]!++] = position + j;
+          if (!big) positions[meta[m]!++] = (position + j) | ((value & 3) << 13);
         }
         position += length + 1;
       }
@@ -363,4 +383,53 @@ export class IndexBuilder {
     };
     return new FieldLayout(titleLength, abstractLength, authorsLength, Uint32Array.from(oversizeDocs), Uint32Array.from(oversizeLengths), averages);
   }
+}
+
+/** Word numbers (of the sorted vocabulary `words`) ordered by each word read backwards. */
+function suffixOrder(words: readonly string[]): Uint32Array {
+  const reversed = words.map((word, w) => ({ key: reverse(word), w }));
+  reversed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const order = uint32Array(words.length);
+  for (let i = 0; i < reversed.length; i++) order[i] = reversed[i]!.w;
+  return order;
+}
+
+function reverse(word: string): string {
+  let out = '';
+  for (let i = word.length - 1; i >= 0; i--) out += word[i];
+  return out;
+}
+
+/**
+ * The documents of every one-character ASCII prefix (`a`…`z`, `0`…`9`): the unions a search
+ * for a single letter or digit would otherwise make of tens of thousands of words' postings.
+ */
+function shortPrefixSets(n: number, vocabulary: Vocabulary, postings: Postings): DocSetTable {
+  const words = bitsetWords(n);
+  const bits: Uint32Array[] = [];
+  for (let set = 0; set < CHAR_SETS; set++) {
+    const union = new Uint32Array(words);
+    const [from, to] = vocabulary.prefixRange(String.fromCharCode(set < 26 ? 97 + set : 48 + set - 26));
+    for (let w = from; w < to; w++) {
+      if (postings.df[w] === 0) continue;
+      if (postings.dense[w] === 1) {
+        const other = postings.bitsOf(w);
+        for (let i = 0; i < words; i++) union[i]! |= other[i]!;
+      } else {
+        const at = postings.docsAt[w]!;
+        for (let i = at; i < at + postings.df[w]!; i++) {
+          const d = postings.listDocs[i]!;
+          union[d >>> 5]! |= 1 << (d & 31);
+        }
+      }
+    }
+    bits.push(union);
+  }
+  return DocSetTable.build(n, CHAR_SETS, (add) => {
+    for (let d = 0; d < n; d++) {
+      const word = d >>> 5;
+      const bit = 1 << (d & 31);
+      for (let set = 0; set < CHAR_SETS; set++) if ((bits[set]![word]! & bit) !== 0) add(d, set);
+    }
+  });
 }

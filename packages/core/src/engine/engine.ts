@@ -2,10 +2,11 @@ import type { EncodedPaper } from '../encoded-paper.js';
 import type { PaperFilters, PaperQuery, SearchTerm } from '../source.js';
 import type { IndexData } from './builder.js';
 import { intersectSets, listSet, setSize, setToList, type DocSet } from './doc-set.js';
-import { asciiBytes } from './paper-store.js';
 import { relevanceWindow, type Scratch } from './relevance.js';
 import { filterByRange, matchTerm, rangeFrequency, type TermMatch } from './term-match.js';
 import { orderedWindow } from './window.js';
+import { PhraseJoin } from './phrase-join.js';
+import { substringMatches, type TextField } from './substring/substring-filter.js';
 import { uint32Array } from './alloc.js';
 import { bitsetWords } from './bits.js';
 import { spend, withLimits, type WorkLimits } from './work-budget.js';
@@ -33,7 +34,11 @@ export class Engine {
   private scratchBits: Uint32Array | null = null;
   private scratchCounts: Uint32Array | null = null;
 
-  constructor(readonly index: IndexData) {}
+  private readonly join: PhraseJoin;
+
+  constructor(readonly index: IndexData) {
+    this.join = new PhraseJoin(index);
+  }
 
   /** A zeroed bitset over the documents, lent for one query step (returned zeroed). */
   private readonly scratch = (): Uint32Array => (this.scratchBits ??= uint32Array(bitsetWords(this.index.n)));
@@ -66,6 +71,7 @@ export class Engine {
       // An interrupted step may have left marks in the scratch arrays, which must stay zeroed.
       this.scratchBits?.fill(0);
       this.scratchCounts?.fill(0);
+      this.join.reset();
       throw error;
     }
   }
@@ -104,7 +110,7 @@ export class Engine {
     if (terms.length === 0) return { set: all, matches: [] };
     const matches: TermMatch[] = [];
     if (relevance) {
-      for (const term of terms) matches.push(matchTerm(index, term, null));
+      for (const term of terms) matches.push(matchTerm(index, this.join, term, null));
       const sets = matches.map((m) => m.set).sort((a, b) => setSize(a) - setSize(b));
       let set: DocSet = all;
       for (const s of sets) set = intersectSets(set, s, index.n);
@@ -125,36 +131,30 @@ export class Engine {
       if (set.kind !== 'all' && single.term.arxivId === null && size * (single.to - single.from) * 4 < single.frequency) {
         set = listSet(filterByRange(index, setToList(set), single.from, single.to));
       } else {
-        set = intersectSets(set, matchTerm(index, single.term, null).set, index.n);
+        set = intersectSets(set, matchTerm(index, this.join, single.term, null).set, index.n);
       }
       if (setSize(set) === 0) return { set, matches };
     }
     for (const term of terms) {
       if (term.words.length === 1) continue;
       if (setSize(set) === 0) break;
-      set = intersectSets(set, matchTerm(index, term, set.kind === 'all' ? null : set).set, index.n);
+      set = intersectSets(set, matchTerm(index, this.join, term, set.kind === 'all' ? null : set).set, index.n);
     }
     return { set, matches };
   }
 
+  /** The documents of `set` that pass the exact and substring filters. */
   private filter(set: DocSet, filters: PaperFilters): DocSet {
     const { store, n } = this.index;
     if (filters.arxivId !== undefined) set = intersectSets(set, listSet(store.findArxivId(filters.arxivId)), n);
-    const title = filters.titleContains?.toLowerCase();
-    const abstract = filters.abstractContains?.toLowerCase();
-    if (title === undefined && abstract === undefined) return set;
-    const titleBytes = title === undefined ? null : asciiBytes(title);
-    const abstractBytes = abstract === undefined ? null : asciiBytes(abstract);
-    const docs = setToList(set);
-    const kept = uint32Array(docs.length);
-    let k = 0;
-    for (let i = 0; i < docs.length; i++) {
-      const d = docs[i]!;
-      spend(64);
-      if (title !== undefined && !store.titleContains(d, title, titleBytes)) continue;
-      if (abstract !== undefined && !store.abstractContains(d, abstract, abstractBytes)) continue;
-      kept[k++] = d;
+    const substrings: [TextField, string | undefined][] = [
+      ['title', filters.titleContains],
+      ['abstract', filters.abstractContains],
+    ];
+    for (const [field, needle] of substrings) {
+      if (needle === undefined || setSize(set) === 0) continue;
+      set = substringMatches(this.index, this.join, field, needle.toLowerCase(), set.kind === 'all' ? null : set);
     }
-    return listSet(kept.subarray(0, k));
+    return set;
   }
 }

@@ -1,7 +1,9 @@
 import type { FieldLengths } from '../search/relevance.js';
 import type { OrderField } from '../source.js';
 import type { IndexData } from './builder.js';
+import { DocSetTable } from './doc-set-table.js';
 import { FieldLayout } from './field-layout.js';
+import { FieldText } from './substring/field-text.js';
 import { OrderBook } from './orders.js';
 import { PaperStore } from './paper-store.js';
 import { Postings } from './postings.js';
@@ -28,10 +30,27 @@ export interface IndexParts {
 }
 
 /** The layout version written by this code. */
-export const INDEX_FORMAT = 1;
+export const INDEX_FORMAT = 2;
+
+const TABLE_ARRAYS = ['df', 'docsAt', 'dense', 'listDocs', 'bitsets'] as const;
+const tableNames = <P extends string>(prefix: P) => TABLE_ARRAYS.map((a) => `${prefix}.${a}` as const);
+const fieldTextNames = <P extends string>(prefix: P) =>
+  [
+    ...tableNames(`${prefix}.chars`),
+    `${prefix}.runChars`,
+    `${prefix}.runStarts`,
+    ...tableNames(`${prefix}.runDocs`),
+    `${prefix}.unicode`,
+    ...tableNames(`${prefix}.unicodeDocs`),
+    `${prefix}.nonAscii`,
+  ] as const;
 
 /** Every array of the index, by name (see the classes that use them). */
 export const INDEX_ARRAY_NAMES = [
+  ...tableNames('shortPrefixes'),
+  ...fieldTextNames('titleText'),
+  ...fieldTextNames('abstractText'),
+  'suffixOrder',
   'vocabularyChars',
   'vocabularyStarts',
   'df',
@@ -71,6 +90,28 @@ export const INDEX_ARRAY_NAMES = [
 
 export type IndexArrayName = (typeof INDEX_ARRAY_NAMES)[number];
 
+function tableArrays(prefix: string, table: DocSetTable): Record<string, IndexArray> {
+  return {
+    [`${prefix}.df`]: table.df,
+    [`${prefix}.docsAt`]: table.docsAt,
+    [`${prefix}.dense`]: table.dense,
+    [`${prefix}.listDocs`]: table.listDocs,
+    [`${prefix}.bitsets`]: table.bitsets,
+  };
+}
+
+function fieldTextArrays(prefix: string, text: FieldText): Record<string, IndexArray> {
+  return {
+    ...tableArrays(`${prefix}.chars`, text.chars),
+    [`${prefix}.runChars`]: text.runs.chars,
+    [`${prefix}.runStarts`]: text.runs.starts,
+    ...tableArrays(`${prefix}.runDocs`, text.runDocs),
+    [`${prefix}.unicode`]: text.unicode,
+    ...tableArrays(`${prefix}.unicodeDocs`, text.unicodeDocs),
+    [`${prefix}.nonAscii`]: text.nonAscii,
+  };
+}
+
 /** The parts of a built index. */
 export function indexParts(index: IndexData): IndexParts {
   const { vocabulary: v, postings: p, layout: l, store: s, orders } = index;
@@ -83,6 +124,10 @@ export function indexParts(index: IndexData): IndexParts {
     maxRank: { ...o.maxRank },
     json: s.chunks,
     arrays: {
+      ...(tableArrays('shortPrefixes', index.shortPrefixes) as Record<`shortPrefixes.${(typeof TABLE_ARRAYS)[number]}`, IndexArray>),
+      ...(fieldTextArrays('titleText', index.titleText) as Record<ReturnType<typeof fieldTextNames<'titleText'>>[number], IndexArray>),
+      ...(fieldTextArrays('abstractText', index.abstractText) as Record<ReturnType<typeof fieldTextNames<'abstractText'>>[number], IndexArray>),
+      suffixOrder: index.suffixOrder,
       vocabularyChars: v.chars,
       vocabularyStarts: v.starts,
       df: p.df,
@@ -139,6 +184,24 @@ export function indexFromParts(parts: IndexParts): IndexData {
   const u32 = (name: IndexArrayName) => get(name, Uint32Array);
   const i32 = (name: IndexArrayName) => get(name, Int32Array);
   const n = parts.n;
+  const table = (prefix: string) =>
+    new DocSetTable(
+      n,
+      u32(`${prefix}.df` as IndexArrayName),
+      u32(`${prefix}.docsAt` as IndexArrayName),
+      u8(`${prefix}.dense` as IndexArrayName),
+      u32(`${prefix}.listDocs` as IndexArrayName),
+      u32(`${prefix}.bitsets` as IndexArrayName),
+    );
+  const fieldText = (prefix: string) =>
+    new FieldText(
+      table(`${prefix}.chars`),
+      new Vocabulary(u16(`${prefix}.runChars` as IndexArrayName), u32(`${prefix}.runStarts` as IndexArrayName)),
+      table(`${prefix}.runDocs`),
+      u32(`${prefix}.unicode` as IndexArrayName),
+      table(`${prefix}.unicodeDocs`),
+      u32(`${prefix}.nonAscii` as IndexArrayName),
+    );
   const store = new PaperStore(
     parts.json,
     u16('chunkOf'),
@@ -154,6 +217,10 @@ export function indexFromParts(parts: IndexParts): IndexData {
     n,
     digest: parts.digest,
     vocabulary: new Vocabulary(u16('vocabularyChars'), u32('vocabularyStarts')),
+    suffixOrder: u32('suffixOrder'),
+    shortPrefixes: table('shortPrefixes'),
+    titleText: fieldText('titleText'),
+    abstractText: fieldText('abstractText'),
     postings: new Postings(
       n,
       u32('df'),

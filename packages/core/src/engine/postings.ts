@@ -3,12 +3,21 @@ import { bitsSet, EMPTY_SET, gallop, listSet, type DocSet } from './doc-set.js';
 import { int32Array, uint32Array } from './alloc.js';
 import { spend } from './work-budget.js';
 
-/** Flag of the last position of a (word, document) pair in the positions stream. */
+/**
+ * A position entry is 16 bits: the word's position in its document (13 bits), whether the
+ * text between it and the previous word of its field is exactly one space, whether the text
+ * between it and the next one is (both only for ASCII text; always 0 otherwise), and a flag
+ * on the last position of each (word, document) pair.
+ */
 export const LAST = 0x8000;
+/** Entry flag: the separator after this word, within its field, is exactly `" "`. */
+export const SPACE_AFTER = 0x4000;
+/** Entry flag: the separator before this word, within its field, is exactly `" "`. */
+export const SPACE_BEFORE = 0x2000;
 /** Mask of a position in the positions stream. */
-export const POSITION = 0x7fff;
+export const POSITION = 0x1fff;
 /** Largest position a document may use; longer documents are answered by the reference code. */
-export const MAX_POSITION = 0x7fff;
+export const MAX_POSITION = 0x1fff;
 /** One skip entry per this many pairs of a word. */
 export const SKIP_SHIFT = 5;
 /** Words of a dense bitset per rank-directory entry. */
@@ -24,9 +33,6 @@ export const RANK_BLOCK_SHIFT = 3;
 export class Postings {
   readonly wordsPerSet: number;
   readonly blocksPerSet: number;
-  // Scratch of `collectPairs`: queries run synchronously and consume one result before the next call.
-  private scratchSlots: Int32Array = new Int32Array(1024);
-  private scratchOffsets: Uint32Array = new Uint32Array(1024);
 
   constructor(
     readonly n: number,
@@ -91,92 +97,4 @@ export class Postings {
     }
     return off;
   }
-
-  /**
-   * The pairs of word `w` whose documents are among `candidates` (ascending): each pair's
-   * candidate slot (index in `candidates`) and position offset, ascending. Looks each candidate
-   * up when they are few; otherwise reads the word's pairs in order, merging with the candidates.
-   * The arrays returned are reused by the next call.
-   */
-  collectPairs(w: number, candidates: Uint32Array): { count: number; slots: Int32Array; offsets: Uint32Array } {
-    const df = this.df[w]!;
-    const m = candidates.length;
-    const capacity = Math.min(df, m);
-    if (this.scratchSlots.length < capacity) {
-      this.scratchSlots = int32Array(capacity * 2);
-      this.scratchOffsets = uint32Array(capacity * 2);
-    }
-    const slots = this.scratchSlots;
-    const offsets = this.scratchOffsets;
-    if (capacity === 0) return { count: 0, slots, offsets };
-    const positions = this.positions;
-    let k = 0;
-    // Reading the positions of the pairs costs about their number again.
-    spend(m * 16 < df ? m * (4 + 32) : df + this.positionsAt[w + 1]! - this.positionsAt[w]! + (sparseCost(df, m)));
-    if (m * 16 < df) {
-      if (this.dense[w] === 1) {
-        const bits = this.bitsOf(w);
-        for (let c = 0; c < m; c++) {
-          const d = candidates[c]!;
-          if ((bits[d >>> 5]! & (1 << (d & 31))) === 0) continue;
-          slots[k] = c;
-          offsets[k++] = this.pairOffset(w, this.rank(w, d));
-        }
-      } else {
-        const from = this.docsAt[w]!;
-        const to = from + df;
-        const docs = this.listDocs;
-        let j = from;
-        for (let c = 0; c < m && j < to; c++) {
-          const d = candidates[c]!;
-          j = gallop(docs, d, j, to);
-          if (j < to && docs[j] === d) {
-            slots[k] = c;
-            offsets[k++] = this.pairOffset(w, j - from);
-          }
-        }
-      }
-      return { count: k, slots, offsets };
-    }
-    let off = this.positionsAt[w]!;
-    let c = 0;
-    const sparse = df * 8 < m;
-    if (this.dense[w] === 1) {
-      const bits = this.bitsOf(w);
-      for (let i = 0; i < bits.length && c < m; i++) {
-        let v = bits[i]!;
-        while (v !== 0) {
-          const t = v & -v;
-          v ^= t;
-          const d = (i << 5) + 31 - Math.clz32(t);
-          if (sparse) c = gallop(candidates, d, c, m);
-          else while (c < m && candidates[c]! < d) c++;
-          if (c < m && candidates[c] === d) {
-            slots[k] = c;
-            offsets[k++] = off;
-          }
-          while ((positions[off++]! & LAST) === 0);
-        }
-      }
-    } else {
-      const from = this.docsAt[w]!;
-      const docs = this.listDocs;
-      for (let i = from; i < from + df && c < m; i++) {
-        const d = docs[i]!;
-        if (sparse) c = gallop(candidates, d, c, m);
-        else while (c < m && candidates[c]! < d) c++;
-        if (c < m && candidates[c] === d) {
-          slots[k] = c;
-          offsets[k++] = off;
-        }
-        while ((positions[off++]! & LAST) === 0);
-      }
-    }
-    return { count: k, slots, offsets };
-  }
-}
-
-/** Extra cost of galloping through `m` candidates for each of `df` pairs. */
-function sparseCost(df: number, m: number): number {
-  return df * 8 < m ? df * 4 : m;
 }

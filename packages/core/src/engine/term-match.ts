@@ -18,7 +18,8 @@ import {
 } from './doc-set.js';
 import { COUNTS_PER_DOC } from './field-layout.js';
 import type { IndexData } from './builder.js';
-import { countPhrase } from './occurrences.js';
+import type { PhraseJoin } from './phrase-join.js';
+import { charSet } from './substring/field-text.js';
 import { uint32Array } from './alloc.js';
 import { spend } from './work-budget.js';
 
@@ -44,7 +45,7 @@ export interface TermMatch {
  * `restrict`ion, only documents in it are considered (then `set` is not the term's document
  * frequency: relevance evaluates its terms without one).
  */
-export function matchTerm(index: IndexData, term: SearchTerm, restrict: DocSet | null): TermMatch {
+export function matchTerm(index: IndexData, join: PhraseJoin, term: SearchTerm, restrict: DocSet | null): TermMatch {
   const { vocabulary, postings, store, n } = index;
   let arxivDocs = term.arxivId === null ? new Uint32Array(0) : store.findArxivId(term.arxivId);
   if (restrict !== null && arxivDocs.length > 0) arxivDocs = arxivDocs.filter((d) => setHas(restrict, d));
@@ -54,7 +55,9 @@ export function matchTerm(index: IndexData, term: SearchTerm, restrict: DocSet |
   const match: TermMatch = { set: EMPTY_SET, from, to, exact, phraseDocs: null, phraseCounts: null, arxivDocs };
 
   if (term.words.length === 1) {
-    match.set = addDocs(unionRange(index, from, to), arxivDocs);
+    // A single letter or digit: its documents are kept, not made from tens of thousands of words.
+    const short = last.length === 1 ? charSet(last.charCodeAt(0)) : -1;
+    match.set = addDocs(short >= 0 ? index.shortPrefixes.set(short) : unionRange(index, from, to), arxivDocs);
     return match;
   }
 
@@ -64,57 +67,58 @@ export function matchTerm(index: IndexData, term: SearchTerm, restrict: DocSet |
     match.set = listSet(arxivDocs);
     return match;
   }
-  // Candidates: documents holding every word (smallest sets first).
-  const sets = [...new Set(exactWords)].map((w) => postings.docSet(w)).sort((a, b) => setSize(a) - setSize(b));
-  let candidates: DocSet = sets[0]!;
-  for (let j = 1; j < sets.length; j++) candidates = intersectSets(candidates, sets[j]!, n);
-  if (restrict !== null) candidates = intersectSets(candidates, restrict, n);
-  let rangeTotal = 0;
-  for (let w = from; w < to; w++) rangeTotal += postings.df[w]!;
-  if (rangeTotal < setSize(candidates)) candidates = intersectSets(candidates, unionRange(index, from, to), n);
-  const docs = setToList(candidates);
-
-  const counts = countPhrase(postings, index.layout, exactWords, from, to, exact, docs);
-  fixOversize(index, docs, counts, term);
-
-  let matched = 0;
-  for (let s = 0; s < docs.length; s++) if (total(counts, s) > 0) matched++;
-  const phraseDocs = uint32Array(matched);
-  const phraseCounts = uint32Array(matched * COUNTS_PER_DOC);
-  let k = 0;
-  for (let s = 0; s < docs.length; s++) {
-    if (total(counts, s) === 0) continue;
-    phraseDocs[k] = docs[s]!;
-    for (let i = 0; i < COUNTS_PER_DOC; i++) phraseCounts[k * COUNTS_PER_DOC + i] = counts[s * COUNTS_PER_DOC + i]!;
-    k++;
-  }
-  match.phraseDocs = phraseDocs;
-  match.phraseCounts = phraseCounts;
-  match.set = addDocs(listSet(phraseDocs), arxivDocs);
+  const parts = [...exactWords.map((w) => Uint32Array.of(w)), wordRange(from, to)];
+  let { docs, counts } = join.count(parts, exact, restrict);
+  ({ docs, counts } = withOversize(index, docs, counts, term, restrict));
+  match.phraseDocs = docs;
+  match.phraseCounts = counts;
+  match.set = addDocs(listSet(docs), arxivDocs);
   return match;
+}
+
+/** The word numbers `[from, to)`. */
+export function wordRange(from: number, to: number): Uint32Array {
+  const words = uint32Array(to - from);
+  for (let w = from; w < to; w++) words[w - from] = w;
+  return words;
+}
+
+/**
+ * Adds the oversize documents (too long for positions: the join skips them) where the phrase
+ * occurs, counted by the reference functions on the decoded paper.
+ */
+function withOversize(
+  index: IndexData,
+  docs: Uint32Array,
+  counts: Uint32Array,
+  term: SearchTerm,
+  restrict: DocSet | null,
+): { docs: Uint32Array; counts: Uint32Array } {
+  const oversize = index.layout.oversize;
+  if (oversize.length === 0) return { docs, counts };
+  const extra: { d: number; six: Uint32Array }[] = [];
+  for (const d of oversize) {
+    if (restrict !== null && !setHas(restrict, d)) continue;
+    const six = new Uint32Array(COUNTS_PER_DOC);
+    const paper = index.store.paper(d);
+    writeCounts(six, 0, termOccurrences(paperWords(paper), paper.arxiv_id, term));
+    if (total(six, 0) > 0) extra.push({ d, six });
+  }
+  if (extra.length === 0) return { docs, counts };
+  const all = [...Array.from(docs, (d, s) => ({ d, six: counts.subarray(s * COUNTS_PER_DOC, (s + 1) * COUNTS_PER_DOC) })), ...extra].sort((a, b) => a.d - b.d);
+  const outDocs = uint32Array(all.length);
+  const outCounts = uint32Array(all.length * COUNTS_PER_DOC);
+  all.forEach(({ d, six }, s) => {
+    outDocs[s] = d;
+    outCounts.set(six, s * COUNTS_PER_DOC);
+  });
+  return { docs: outDocs, counts: outCounts };
 }
 
 function total(counts: Uint32Array, s: number): number {
   let sum = 0;
   for (let i = s * COUNTS_PER_DOC; i < (s + 1) * COUNTS_PER_DOC; i++) sum += counts[i]!;
   return sum;
-}
-
-/**
- * Oversize documents (too long for 15-bit positions) carry no positions: their counts come
- * from the reference functions on the decoded paper.
- */
-export function fixOversize(index: IndexData, docs: Uint32Array, counts: Uint32Array, term: SearchTerm): void {
-  const oversize = index.layout.oversize;
-  if (oversize.length === 0) return;
-  const both = intersectLists(oversize, docs);
-  if (both.length === 0) return;
-  let s = 0;
-  for (const d of both) {
-    while (docs[s] !== d) s++;
-    const paper = index.store.paper(d);
-    writeCounts(counts, s, termOccurrences(paperWords(paper), paper.arxiv_id, term));
-  }
 }
 
 function writeCounts(counts: Uint32Array, s: number, found: TermOccurrences): void {

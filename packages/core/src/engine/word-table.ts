@@ -2,10 +2,15 @@ import { textWords } from '../text/words.js';
 import { int32Array, uint16Array, uint32Array } from './alloc.js';
 
 const FNV_BASIS = 0x811c9dc5 | 0;
+const SPACE = 0x20;
+/** Tokenizer flag: the separator before the word is exactly one space. */
+export const SPACE_BEFORE_FLAG = 1;
+/** Tokenizer flag: the separator after the word is exactly one space. */
+export const SPACE_AFTER_FLAG = 2;
 const FNV_PRIME = 0x01000193;
 
-// For ASCII: 0 separates words, otherwise the folded (lower-cased) code of a letter or digit.
-const ASCII_FOLD = new Uint8Array(128);
+/** For ASCII: 0 for a character that separates words, else the folded (lower-cased) letter or digit. */
+export const ASCII_FOLD = new Uint8Array(128);
 for (let c = 48; c <= 57; c++) ASCII_FOLD[c] = c;
 for (let c = 97; c <= 122; c++) ASCII_FOLD[c] = c;
 for (let c = 65; c <= 90; c++) ASCII_FOLD[c] = c + 32;
@@ -42,25 +47,38 @@ export class WordTable {
     return words;
   }
 
+  /** Whether the text of the last {@link tokenize} call was pure ASCII. */
+  ascii = true;
+
   /**
    * Appends the word numbers of the words of `text` to `out` starting at `at`; returns the
    * new end. `out` must have room for `text.length` more numbers (a word has a character at least).
+   * For pure ASCII text, `flags` gets, per word, {@link SPACE_BEFORE_FLAG} and {@link SPACE_AFTER_FLAG}
+   * when the text between it and its neighbour (or the end of the text) is exactly one space;
+   * for other text, 0.
    */
-  tokenize(text: string, out: Uint32Array, at: number): number {
+  tokenize(text: string, out: Uint32Array, at: number, flags: Uint8Array): number {
     const start = at;
     const n = text.length;
     let hash = FNV_BASIS;
     let wordStart = 0;
     let length = 0;
+    let separatorStart = 0; // where the text since the last word began
+    this.ascii = true;
     for (let i = 0; i <= n; i++) {
       let folded = 0;
       if (i < n) {
         const c = text.charCodeAt(i);
-        if (c >= 128) return this.tokenizeFolded(text, out, start);
+        if (c >= 128) return this.tokenizeFolded(text, out, start, flags);
         folded = ASCII_FOLD[c]!;
       }
       if (folded !== 0) {
-        if (length === 0) wordStart = i;
+        if (length === 0) {
+          wordStart = i;
+          const single = i - separatorStart === 1 && text.charCodeAt(separatorStart) === SPACE;
+          if (at > start && single) flags[at - 1]! |= SPACE_AFTER_FLAG;
+          flags[at] = single ? SPACE_BEFORE_FLAG : 0;
+        }
         hash = Math.imul(hash ^ folded, FNV_PRIME);
         length++;
         continue;
@@ -69,15 +87,24 @@ export class WordTable {
       out[at++] = this.lookupAscii(text, wordStart, length, hash);
       length = 0;
       hash = FNV_BASIS;
+      separatorStart = i;
+    }
+    if (at > start && n - separatorStart === 1 && text.charCodeAt(separatorStart) === SPACE) {
+      flags[at - 1]! |= SPACE_AFTER_FLAG;
     }
     return at;
   }
 
   /** The number of a (folded) word, adding it when new. */
   wordNumber(word: string): number {
+    return this.sliceNumber(word, 0, word.length);
+  }
+
+  /** The number of the text `text[from, to)` as it is (no folding), adding it when new. */
+  sliceNumber(text: string, from: number, to: number): number {
     let hash = FNV_BASIS;
-    for (let i = 0; i < word.length; i++) hash = Math.imul(hash ^ word.charCodeAt(i), FNV_PRIME);
-    const length = word.length;
+    for (let i = from; i < to; i++) hash = Math.imul(hash ^ text.charCodeAt(i), FNV_PRIME);
+    const length = to - from;
     const table = this.table;
     let slot = hash & this.mask;
     for (;;) {
@@ -87,19 +114,23 @@ export class WordTable {
       if (table[2 * slot + 1] === hash && this.spans[2 * id + 1] === length) {
         const s = this.spans[2 * id]!;
         let j = 0;
-        while (j < length && this.chars[s + j] === word.charCodeAt(j)) j++;
+        while (j < length && this.chars[s + j] === text.charCodeAt(from + j)) j++;
         if (j === length) return id;
       }
       slot = (slot + 1) & this.mask;
     }
     const id = this.reserve(slot, hash, length);
     const s = this.spans[2 * id]!;
-    for (let j = 0; j < length; j++) this.chars[s + j] = word.charCodeAt(j);
+    for (let j = 0; j < length; j++) this.chars[s + j] = text.charCodeAt(from + j);
     return id;
   }
 
-  private tokenizeFolded(text: string, out: Uint32Array, at: number): number {
-    for (const word of textWords(text)) out[at++] = this.wordNumber(word);
+  private tokenizeFolded(text: string, out: Uint32Array, at: number, flags: Uint8Array): number {
+    this.ascii = false;
+    for (const word of textWords(text)) {
+      flags[at] = 0;
+      out[at++] = this.wordNumber(word);
+    }
     return at;
   }
 

@@ -1,0 +1,582 @@
+import { int32Array, uint16Array, uint32Array, uint8Array } from './alloc.js';
+import { bitsetWords } from './bits.js';
+import { gallop, lowerBound, type DocSet } from './doc-set.js';
+import type { IndexData } from './builder.js';
+import { LAST, POSITION, SPACE_AFTER, SPACE_BEFORE } from './postings.js';
+import { RunBatch, WHOLE_RUN } from './run-batch.js';
+import { spend } from './work-budget.js';
+
+/**
+ * Where a phrase may stand: anywhere (positions never run from one field into the next, so
+ * a phrase is always inside one field), or only in the title or the abstract.
+ */
+export type JoinField = 'any' | 'title' | 'abstract';
+
+/** State of a candidate start: the separators say it cannot match, or they must be read. */
+const NO = 2;
+const VERIFY = 1;
+/** State of a start: the last part matched its whole word (counting mode). */
+const WHOLE = 4;
+
+/**
+ * What the separators of a needle require of the word at each part: `null` where nothing is
+ * required; `' '` where the separator must be exactly one space; any other string where it
+ * must be that string (the flags only tell "one space or not", so that needs a reading).
+ * `edge` separators (before the first part, after the last) need only end or start with it.
+ */
+export interface PartSeparators {
+  before: string | null;
+  beforeIsEdge: boolean;
+  after: string | null;
+  afterIsEdge: boolean;
+}
+
+/** Costs, in units of about one position read, that decide when a part is cheaper to verify. */
+const LOOKUP_COST = 40;
+
+/**
+ * Finds the places where the words of consecutive parts stand at consecutive positions:
+ * `parts[0]` at p, `parts[1]` at p + 1, … (each part a set of word numbers). The work is
+ * about the occurrences of the cheapest part, then, for each other part, the smaller of its
+ * occurrences and a lookup per remaining candidate document; every occurrence costs O(1)
+ * whatever the number of candidates (a per-document slot map, not merges).
+ *
+ * The join is reused: one per engine (per thread), its scratch arrays kept zeroed.
+ */
+export class PhraseJoin {
+  /** Per document: its segment + 1 while it has candidate starts, else 0 (zeroed between joins). */
+  private readonly segmentOf: Int32Array;
+  /** Per document: in the restriction (when it is a list), cleared after use. */
+  private readonly marks: Uint32Array;
+  /** Per document: its text carries no separator flags (status mode), cleared after use. */
+  private readonly unflagged: Uint32Array;
+  // The candidate starts, grouped by document (docs ascending, positions ascending in each).
+  private docs = uint32Array(1024);
+  private begin = uint32Array(1025);
+  private segments = 0;
+  private positions = uint16Array(4096);
+  private states = uint8Array(4096);
+  private hits = uint8Array(4096);
+  private readonly batch = new RunBatch();
+
+  constructor(private readonly index: IndexData) {
+    this.segmentOf = int32Array(index.n);
+    this.marks = uint32Array(bitsetWords(index.n));
+    this.unflagged = uint32Array(bitsetWords(index.n));
+  }
+
+  /**
+   * Counting mode (`q` phrases): every document where the phrase occurs, ascending, with its
+   * six counts (title, abstract, authors; whole then prefix: the last part counts whole on
+   * `exactLast`, as a prefix on its other words).
+   */
+  count(parts: readonly Uint32Array[], exactLast: number, restrict: DocSet | null): { docs: Uint32Array; counts: Uint32Array } {
+    try {
+      if (!this.run(parts, 'any', restrict, null, exactLast, Infinity)) return { docs: new Uint32Array(0), counts: new Uint32Array(0) };
+      const { layout } = this.index;
+      const m = this.segments;
+      const counts = uint32Array(m * 6);
+      for (let s = 0; s < m; s++) {
+        const d = this.docs[s]!;
+        const title = layout.titleLength[d]!;
+        const titleAbstract = title + layout.abstractLength[d]!;
+        for (let i = this.begin[s]!; i < this.begin[s + 1]!; i++) {
+          const p = this.positions[i]!;
+          const field = p < title ? 0 : p <= titleAbstract ? 2 : 4;
+          counts[s * 6 + field + ((this.states[i]! & WHOLE) !== 0 ? 0 : 1)]!++;
+        }
+      }
+      return { docs: this.docs.slice(0, m), counts };
+    } finally {
+      this.clear();
+    }
+  }
+
+  /**
+   * Status mode (substring needles): the documents where the parts stand in a row inside
+   * `field` and the separator flags prove the needle is there (`yes`), and those where the
+   * flags cannot tell (`verify`: the text must be read), both ascending. Documents in
+   * `unflagged` (text without separator flags) are always `verify`. A part whose reading
+   * would cost more than `verifyCost` per remaining document is not read: its documents
+   * become `verify`.
+   */
+  status(
+    parts: readonly Uint32Array[],
+    field: Exclude<JoinField, 'any'>,
+    separators: readonly PartSeparators[],
+    unflagged: Uint32Array,
+    restrict: DocSet | null,
+    verifyCost: number,
+  ): { yes: Uint32Array; verify: Uint32Array } {
+    const marks = this.unflagged;
+    for (let i = 0; i < unflagged.length; i++) marks[unflagged[i]! >>> 5]! |= 1 << (unflagged[i]! & 31);
+    try {
+      if (!this.run(parts, field, restrict, separators, -1, verifyCost)) return { yes: new Uint32Array(0), verify: new Uint32Array(0) };
+      const yes: number[] = [];
+      const verify: number[] = [];
+      for (let s = 0; s < this.segments; s++) {
+        let best = NO;
+        for (let i = this.begin[s]!; i < this.begin[s + 1]! && best !== 0; i++) best = Math.min(best, this.states[i]! & (NO | VERIFY));
+        if (best === 0) yes.push(this.docs[s]!);
+        else if (best === VERIFY) verify.push(this.docs[s]!);
+      }
+      return { yes: Uint32Array.from(yes), verify: Uint32Array.from(verify) };
+    } finally {
+      for (let i = 0; i < unflagged.length; i++) marks[unflagged[i]! >>> 5] = 0;
+      this.clear();
+    }
+  }
+
+  /** Runs the join; false when nothing is left. Leaves the starts in the segment arrays. */
+  private run(
+    parts: readonly Uint32Array[],
+    field: JoinField,
+    restrict: DocSet | null,
+    separators: readonly PartSeparators[] | null,
+    exactLast: number,
+    verifyCost: number,
+  ): boolean {
+    const k = parts.length;
+    const cost = parts.map((words) => this.occurrences(words));
+    let anchor = 0;
+    for (let c = 1; c < k; c++) if (cost[c]! < cost[anchor]!) anchor = c;
+    const restriction = this.restriction(restrict);
+    try {
+      this.collectStarts(parts[anchor]!, anchor, k, field, restriction, separators, exactLast === -1 ? -1 : anchor === k - 1 ? exactLast : -2);
+    } finally {
+      if (restrict !== null && restrict.kind === 'list') for (let i = 0; i < restrict.docs.length; i++) this.marks[restrict.docs[i]! >>> 5] = 0;
+    }
+    const order = parts.map((_, c) => c).filter((c) => c !== anchor).sort((a, b) => cost[a]! - cost[b]!);
+    for (const c of order) {
+      if (this.segments === 0) return false;
+      const starts = this.begin[this.segments]!;
+      if (separators !== null && this.lookupCost(parts[c]!) > verifyCost * this.segments) {
+        // Cheaper to read the texts than this part's positions: its documents will be verified.
+        for (let i = 0; i < starts; i++) this.states[i]! |= VERIFY;
+        continue;
+      }
+      this.filter(parts[c]!, c, separators, exactLast !== -1 && c === k - 1 ? exactLast : -2);
+    }
+    return this.segments > 0;
+  }
+
+  /** Positions held by the words (what reading them all costs). */
+  private occurrences(words: Uint32Array): number {
+    const at = this.index.postings.positionsAt;
+    let total = 0;
+    for (let i = 0; i < words.length; i++) total += at[words[i]! + 1]! - at[words[i]!]!;
+    return total;
+  }
+
+  /** What reading a part costs with the documents left: per word, the cheaper of its walk and lookups. */
+  private lookupCost(words: Uint32Array): number {
+    const { df, positionsAt } = this.index.postings;
+    let total = 0;
+    for (let i = 0; i < words.length; i++) {
+      const w = words[i]!;
+      total += Math.min(df[w]! + positionsAt[w + 1]! - positionsAt[w]!, this.segments * LOOKUP_COST);
+    }
+    return total;
+  }
+
+  /** The restriction as a bitset to test membership with (the set's own, or marks), or null for none. */
+  private restriction(restrict: DocSet | null): Uint32Array | null {
+    if (restrict === null || restrict.kind === 'all') return null;
+    if (restrict.kind === 'bits') return restrict.bits;
+    const marks = this.marks;
+    for (let i = 0; i < restrict.docs.length; i++) marks[restrict.docs[i]! >>> 5]! |= 1 << (restrict.docs[i]! & 31);
+    return marks;
+  }
+
+  /**
+   * The candidate starts from the anchor part (number `a` of `k`): every occurrence q of its
+   * words gives the start q - a, when it leaves room for the phrase inside `field`.
+   */
+  private collectStarts(
+    words: Uint32Array,
+    a: number,
+    k: number,
+    field: JoinField,
+    restriction: Uint32Array | null,
+    separators: readonly PartSeparators[] | null,
+    whole: number,
+  ): void {
+    const rule = separators === null ? null : separators[a]!;
+    if (words.length === 1) {
+      this.collectOneWord(words[0]!, a, k, field, restriction, rule, whole);
+      return;
+    }
+    // Several words: their runs sorted by document, each document's starts gathered in turn.
+    const { postings, layout } = this.index;
+    const { positions } = postings;
+    const batch = this.batch;
+    batch.gather(postings, Array.from(words), whole);
+    let total = 0;
+    for (let i = 0; i < words.length; i++) total += postings.positionsAt[words[i]! + 1]! - postings.positionsAt[words[i]!]!;
+    this.ensure(batch.size, total);
+    const docs = this.docs;
+    const begin = this.begin;
+    const starts = this.positions;
+    const states = this.states;
+    const oversize = layout.oversize;
+    let m = 0;
+    let written = 0;
+    let current = -1;
+    let first = 0;
+    const close = () => {
+      if (current >= 0 && written > first) {
+        docs[m] = current;
+        begin[m] = first;
+        m++;
+        this.segmentOf[current] = m;
+        sortSegment(starts, states, first, written);
+      }
+    };
+    for (let i = 0; i < batch.size; i++) {
+      const d = batch.docs[i]!;
+      if (d !== current) {
+        close();
+        current = d;
+        first = written;
+      }
+      if ((restriction !== null && (restriction[d >>> 5]! & (1 << (d & 31))) === 0) || (oversize.length > 0 && isIn(oversize, d))) continue;
+      const value = batch.offsets[i]!;
+      let off = RunBatch.offset(value);
+      const state0 = (value & WHOLE_RUN) !== 0 ? WHOLE : 0;
+      const [from, to] = startRange(layout.titleLength[d]!, layout.abstractLength[d]!, field, a, k);
+      const unflagged = rule !== null && (this.unflagged[d >>> 5]! & (1 << (d & 31))) !== 0;
+      for (;;) {
+        const v = positions[off++]!;
+        const q = v & POSITION;
+        if (q >= from && q <= to) {
+          const state = rule === null ? state0 : unflagged ? VERIFY : separatorState(rule, v);
+          if ((state & NO) === 0) {
+            starts[written] = q - a;
+            states[written] = state;
+            written++;
+          }
+        }
+        if ((v & LAST) !== 0) break;
+      }
+    }
+    close();
+    begin[m] = written;
+    this.segments = m;
+  }
+
+  /**
+   * The starts of a one-word anchor in one pass: its documents come in order, and its
+   * postings bound how many there can be.
+   */
+  private collectOneWord(w: number, a: number, k: number, field: JoinField, restriction: Uint32Array | null, rule: PartSeparators | null, whole: number): void {
+    const { postings, layout } = this.index;
+    const df = postings.df[w]!;
+    this.ensure(df, postings.positionsAt[w + 1]! - postings.positionsAt[w]!);
+    this.segments = 0;
+    this.begin[0] = 0;
+    if (df === 0) return;
+    spend(df + postings.positionsAt[w + 1]! - postings.positionsAt[w]!);
+    const positions = postings.positions;
+    const docs = this.docs;
+    const begin = this.begin;
+    const segmentOf = this.segmentOf;
+    const starts = this.positions;
+    const states = this.states;
+    const unflaggedMarks = this.unflagged;
+    const oversize = layout.oversize;
+    const titleLength = layout.titleLength;
+    const abstractLength = layout.abstractLength;
+    const state0 = w === whole ? WHOLE : 0;
+    const dense = postings.dense[w] === 1;
+    const bits = dense ? postings.bitsOf(w) : null;
+    const listDocs = postings.listDocs;
+    const listAt = postings.docsAt[w]!;
+    let off = postings.positionsAt[w]!;
+    let m = 0;
+    let written = 0;
+    let j = dense ? -1 : listAt;
+    let x = 0;
+    for (;;) {
+      let d: number;
+      if (dense) {
+        while (x === 0 && ++j < bits!.length) x = bits![j]!;
+        if (x === 0) break;
+        const t = x & -x;
+        x ^= t;
+        d = (j << 5) + 31 - Math.clz32(t);
+      } else {
+        if (j >= listAt + df) break;
+        d = listDocs[j++]!;
+      }
+      if ((restriction !== null && (restriction[d >>> 5]! & (1 << (d & 31))) === 0) || (oversize.length > 0 && isIn(oversize, d))) {
+        while ((positions[off++]! & LAST) === 0);
+        continue;
+      }
+      let from = a;
+      let to = 0x7fffffff;
+      if (field !== 'any') [from, to] = startRange(titleLength[d]!, abstractLength[d]!, field, a, k);
+      const unflagged = rule !== null && (unflaggedMarks[d >>> 5]! & (1 << (d & 31))) !== 0;
+      const first = written;
+      for (;;) {
+        const v = positions[off++]!;
+        const q = v & POSITION;
+        if (q >= from && q <= to) {
+          const state = rule === null ? state0 : unflagged ? VERIFY : separatorState(rule, v);
+          if ((state & NO) === 0) {
+            starts[written] = q - a;
+            states[written] = state;
+            written++;
+          }
+        }
+        if ((v & LAST) !== 0) break;
+      }
+      if (written > first) {
+        docs[m] = d;
+        begin[m] = first;
+        m++;
+        segmentOf[d] = m;
+      }
+    }
+    begin[m] = written;
+    this.segments = m;
+  }
+
+  /** Keeps the starts where a word of part `c` stands at start + c (checking its separators). */
+  private filter(words: Uint32Array, c: number, separators: readonly PartSeparators[] | null, whole: number): void {
+    const rule = separators === null ? null : separators[c]!;
+    const { postings, n } = this.index;
+    // Frequent words are read one by one (their documents come in order anyway), rare ones
+    // as one batch sorted by document; words with few of the documents left are looked up.
+    const rare: number[] = [];
+    for (let x = 0; x < words.length; x++) {
+      const w = words[x]!;
+      const df = postings.df[w]!;
+      if (df === 0) continue;
+      const walkCost = df + postings.positionsAt[w + 1]! - postings.positionsAt[w]!;
+      if (df * 64 < n && this.segments * LOOKUP_COST >= walkCost) rare.push(w);
+      else this.filterWord(w, c, rule, w === whole ? WHOLE : 0);
+    }
+    if (rare.length > 0) {
+      const batch = this.batch;
+      batch.gather(postings, rare, whole);
+      const segmentOf = this.segmentOf;
+      for (let i = 0; i < batch.size; i++) {
+        const s = segmentOf[batch.docs[i]!]! - 1;
+        if (s < 0) continue;
+        const value = batch.offsets[i]!;
+        this.merge(s, RunBatch.offset(value), c, rule, (value & WHOLE_RUN) !== 0 ? WHOLE : 0);
+      }
+    }
+    this.compact();
+  }
+
+  /** Marks the starts hit by word `w` standing at start + c. */
+  private filterWord(w: number, c: number, rule: PartSeparators | null, state0: number): void {
+    const { postings } = this.index;
+    const df = postings.df[w]!;
+    if (df === 0) return;
+    const positions = postings.positions;
+    const m = this.segments;
+    const walkCost = df + postings.positionsAt[w + 1]! - postings.positionsAt[w]!;
+    if (m * LOOKUP_COST < walkCost) {
+      spend(m * LOOKUP_COST);
+      // Few documents left: find the word's pair in each.
+      if (postings.dense[w] === 1) {
+        const bits = postings.bitsOf(w);
+        for (let s = 0; s < m; s++) {
+          const d = this.docs[s]!;
+          if ((bits[d >>> 5]! & (1 << (d & 31))) !== 0) this.merge(s, postings.pairOffset(w, postings.rank(w, d)), c, rule, state0);
+        }
+      } else {
+        const at = postings.docsAt[w]!;
+        let j = at;
+        for (let s = 0; s < m && j < at + df; s++) {
+          const d = this.docs[s]!;
+          j = gallop(postings.listDocs, d, j, at + df);
+          if (j < at + df && postings.listDocs[j] === d) this.merge(s, postings.pairOffset(w, j - at), c, rule, state0);
+        }
+      }
+      return;
+    }
+    spend(walkCost);
+    const segmentOf = this.segmentOf;
+    const begin = this.begin;
+    const starts = this.positions;
+    const states = this.states;
+    const hits = this.hits;
+    const unflaggedMarks = this.unflagged;
+    const dense = postings.dense[w] === 1;
+    const bits = dense ? postings.bitsOf(w) : null;
+    const listDocs = postings.listDocs;
+    const listAt = postings.docsAt[w]!;
+    let off = postings.positionsAt[w]!;
+    let j = dense ? -1 : listAt;
+    let x = 0;
+    for (;;) {
+      let d: number;
+      if (dense) {
+        while (x === 0) {
+          if (++j >= bits!.length) return;
+          x = bits![j]!;
+        }
+        const t = x & -x;
+        x ^= t;
+        d = (j << 5) + 31 - Math.clz32(t);
+      } else {
+        if (j >= listAt + df) return;
+        d = listDocs[j++]!;
+      }
+      const s = segmentOf[d]! - 1;
+      if (s < 0) {
+        while ((positions[off++]! & LAST) === 0);
+        continue;
+      }
+      // The run merged with the segment's starts (as `merge`, inlined: this is the hot loop).
+      let i = begin[s]!;
+      const end = begin[s + 1]!;
+      const unflagged = rule !== null && (unflaggedMarks[d >>> 5]! & (1 << (d & 31))) !== 0;
+      for (;;) {
+        const v = positions[off++]!;
+        if (i < end) {
+          const target = (v & POSITION) - c;
+          while (i < end && starts[i]! < target) i++;
+          if (i < end && starts[i] === target) {
+            hits[i] = 1;
+            states[i]! |= rule === null ? state0 : unflagged ? VERIFY : separatorState(rule, v);
+          }
+        }
+        if ((v & LAST) !== 0) break;
+      }
+    }
+  }
+
+  /** Merges the run at `off` (one word in one document) with segment `s`'s starts; returns the offset after the run. */
+  private merge(s: number, off: number, c: number, rule: PartSeparators | null, state0: number): number {
+    const positions = this.index.postings.positions;
+    const starts = this.positions;
+    const states = this.states;
+    const hits = this.hits;
+    let i = this.begin[s]!;
+    const end = this.begin[s + 1]!;
+    const d = this.docs[s]!;
+    const unflagged = rule !== null && (this.unflagged[d >>> 5]! & (1 << (d & 31))) !== 0;
+    for (;;) {
+      const v = positions[off++]!;
+      if (i < end) {
+        const target = (v & POSITION) - c;
+        while (i < end && starts[i]! < target) i++;
+        if (i < end && starts[i] === target) {
+          hits[i] = 1;
+          states[i]! |= rule === null ? state0 : unflagged ? VERIFY : separatorState(rule, v);
+        }
+      }
+      if ((v & LAST) !== 0) return off;
+    }
+  }
+
+  /** Drops the starts no word hit (and documents left without starts); clears the hit marks. */
+  private compact(): void {
+    const m = this.segments;
+    let out = 0;
+    let kept = 0;
+    for (let s = 0; s < m; s++) {
+      const d = this.docs[s]!;
+      const from = this.begin[s]!;
+      const to = this.begin[s + 1]!;
+      const first = out;
+      for (let i = from; i < to; i++) {
+        if (this.hits[i] === 1) {
+          this.hits[i] = 0;
+          this.positions[out] = this.positions[i]!;
+          this.states[out] = this.states[i]!;
+          out++;
+        }
+      }
+      if (out > first) {
+        this.docs[kept] = d;
+        this.begin[kept] = first;
+        this.segmentOf[d] = kept + 1;
+        kept++;
+      } else this.segmentOf[d] = 0;
+    }
+    this.begin[kept] = out;
+    this.segments = kept;
+  }
+
+  private ensure(segments: number, starts: number): void {
+    if (this.docs.length < segments) {
+      this.docs = uint32Array(segments * 2);
+      this.begin = uint32Array(segments * 2 + 1);
+    }
+    if (this.positions.length < starts) {
+      this.positions = uint16Array(starts * 2);
+      this.states = uint8Array(starts * 2);
+      this.hits = uint8Array(starts * 2);
+    }
+  }
+
+  /** Zeroes the slot map again (and the counters of an interrupted first pass). */
+  private clear(): void {
+    for (let s = 0; s < this.segments; s++) this.segmentOf[this.docs[s]!] = 0;
+    this.segments = 0;
+  }
+
+  /** After an interrupted join: everything zeroed again, whatever state it was left in. */
+  reset(): void {
+    this.segmentOf.fill(0);
+    this.marks.fill(0);
+    this.unflagged.fill(0);
+    this.hits.fill(0);
+    this.segments = 0;
+  }
+}
+
+/** What one occurrence's separator flags say about a part's rule: 0 (fine), VERIFY or NO. */
+function separatorState(rule: PartSeparators, v: number): number {
+  let state = 0;
+  if (rule.before !== null) state |= flagState(rule.before, rule.beforeIsEdge, (v & SPACE_BEFORE) !== 0);
+  if (rule.after !== null) state |= flagState(rule.after, rule.afterIsEdge, (v & SPACE_AFTER) !== 0);
+  return state;
+}
+
+/**
+ * An inner separator must equal `wanted`: a flag saying "one space" proves or refutes it;
+ * without the flag only `" "` is refuted. An edge separator must end (or start) with
+ * `wanted`: the flag proves or refutes it; without the flag it must be read.
+ */
+function flagState(wanted: string, edge: boolean, oneSpace: boolean): number {
+  if (oneSpace) return wanted === ' ' ? 0 : NO;
+  if (edge) return VERIFY;
+  return wanted === ' ' ? NO : VERIFY;
+}
+
+/**
+ * The positions where part `a` of a `k`-part phrase may stand in a document, for the phrase to
+ * lie inside `field` (title `[0, T)`, abstract `[T + 1, T + A]`); anywhere for `any`.
+ */
+function startRange(title: number, abstract: number, field: JoinField, a: number, k: number): [number, number] {
+  if (field === 'title') return [a, title - k + a];
+  if (field === 'abstract') return [title + 1 + a, title + abstract - k + 1 + a];
+  return [a, 0x7fffffff];
+}
+
+function isIn(sorted: Uint32Array, d: number): boolean {
+  const i = lowerBound(sorted, d, 0, sorted.length);
+  return i < sorted.length && sorted[i] === d;
+}
+
+/** Insertion sort of one document's starts (they come from several words, each in order). */
+function sortSegment(positions: Uint16Array, states: Uint8Array, from: number, to: number): void {
+  for (let i = from + 1; i < to; i++) {
+    const p = positions[i]!;
+    const st = states[i]!;
+    let j = i - 1;
+    while (j >= from && positions[j]! > p) {
+      positions[j + 1] = positions[j]!;
+      states[j + 1] = states[j]!;
+      j--;
+    }
+    positions[j + 1] = p;
+    states[j + 1] = st;
+  }
+}

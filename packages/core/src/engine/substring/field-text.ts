@@ -1,0 +1,179 @@
+import { uint16Array, uint32Array, uint8Array } from '../alloc.js';
+import { DocSetTable } from '../doc-set-table.js';
+import { Growable } from '../growable.js';
+import { Vocabulary } from '../vocabulary.js';
+import { ASCII_FOLD, WordTable } from '../word-table.js';
+
+/** Sets of {@link FieldText.chars}: `a`–`z` are 0–25, `0`–`9` are 26–35. */
+export const CHAR_SETS = 36;
+
+/** The set number of an ASCII letter or digit (lower case), or -1. */
+export function charSet(code: number): number {
+  if (code >= 97 && code <= 122) return code - 97;
+  if (code >= 48 && code <= 57) return 26 + code - 48;
+  return -1;
+}
+
+/**
+ * What one text field (title or abstract) holds, per document, for the substring filters:
+ * computed on the lower-cased text itself, so each answers a question about
+ * `text.toLowerCase().includes(needle)` exactly, for any text.
+ */
+export class FieldText {
+  constructor(
+    /** Per ASCII letter or digit ({@link charSet}): the documents whose lower-cased field holds it. */
+    readonly chars: DocSetTable,
+    /** Every maximal run of characters that are neither letters nor digits, sorted. */
+    readonly runs: Vocabulary,
+    /** Per run: the documents where it occurs as a maximal run. */
+    readonly runDocs: DocSetTable,
+    /** Every non-ASCII code point of the lower-cased fields, ascending. */
+    readonly unicode: Uint32Array,
+    /** Per code point of `unicode`: the documents holding it. */
+    readonly unicodeDocs: DocSetTable,
+    /** Documents whose field is not pure ASCII, ascending (their word positions carry no separator flags). */
+    readonly nonAscii: Uint32Array,
+  ) {}
+}
+
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+const SPACE = 0x20;
+
+/**
+ * Collects {@link FieldText} while papers are added (in input order); `finish` lays it out in
+ * index order. Pure ASCII text is read from its character codes; other text (about 1% of
+ * real titles and abstracts) is lower-cased and read by code point.
+ */
+export class FieldTextBuilder {
+  private readonly letters = new Growable(uint32Array);
+  private readonly digits = new Growable(uint16Array);
+  private readonly ascii = new Growable(uint8Array);
+  private readonly runTable = new WordTable();
+  private readonly spaceRun: number;
+  // The distinct runs of each paper, one after another, and where each paper's start.
+  private readonly runIds = new Growable(uint32Array);
+  private readonly runStarts = new Growable(uint32Array);
+  private stamps = new Int32Array(1024);
+  /** Non-ASCII code points per paper (by input number): few papers have any. */
+  private readonly unicode = new Map<number, number[]>();
+
+  constructor() {
+    this.spaceRun = this.runTable.wordNumber(' ');
+  }
+
+  /** Adds the next paper's field; `isAscii` says whether the text is pure ASCII. */
+  add(text: string, isAscii: boolean): void {
+    const doc = this.letters.length;
+    this.runStarts.push(this.runIds.length);
+    this.ascii.push(isAscii ? 1 : 0);
+    let letters = 0;
+    let digits = 0;
+    if (isAscii) {
+      const n = text.length;
+      for (let i = 0; i < n; ) {
+        const c = text.charCodeAt(i);
+        const folded = ASCII_FOLD[c]!;
+        if (folded !== 0) {
+          if (folded >= 97) letters |= 1 << (folded - 97);
+          else digits |= 1 << (folded - 48);
+          i++;
+          continue;
+        }
+        let j = i + 1;
+        while (j < n && ASCII_FOLD[text.charCodeAt(j)] === 0) j++;
+        this.addRun(doc, j - i === 1 && c === SPACE ? this.spaceRun : this.runTable.sliceNumber(text, i, j));
+        i = j;
+      }
+    } else {
+      const points: number[] = [];
+      let run = '';
+      for (const ch of text.toLowerCase()) {
+        const code = ch.codePointAt(0)!;
+        const set = code < 128 ? charSet(code) : -1;
+        if (set >= 26) digits |= 1 << (set - 26);
+        else if (set >= 0) letters |= 1 << set;
+        if (code >= 128 && !points.includes(code)) points.push(code);
+        if (set >= 0 || (code >= 128 && LETTER_OR_DIGIT.test(ch))) {
+          if (run !== '') this.addRun(doc, this.runTable.wordNumber(run));
+          run = '';
+        } else run += ch;
+      }
+      if (run !== '') this.addRun(doc, this.runTable.wordNumber(run));
+      if (points.length > 0) this.unicode.set(doc, points);
+    }
+    this.letters.push(letters >>> 0);
+    this.digits.push(digits);
+  }
+
+  private addRun(doc: number, id: number): void {
+    if (id >= this.stamps.length) {
+      const grown = new Int32Array(Math.max(id + 1, this.stamps.length * 2));
+      grown.set(this.stamps);
+      this.stamps = grown;
+    }
+    if (this.stamps[id] === doc + 1) return;
+    this.stamps[id] = doc + 1;
+    this.runIds.push(id);
+  }
+
+  /** The field's index, documents numbered by `order` (`order[d]` = input number of document `d`). */
+  finish(order: Uint32Array): FieldText {
+    const n = order.length;
+    const letters = this.letters.array;
+    const digits = this.digits.array;
+    const chars = DocSetTable.build(n, CHAR_SETS, (add) => {
+      for (let d = 0; d < n; d++) {
+        const input = order[d]!;
+        let bits = letters[input]!;
+        while (bits !== 0) {
+          const t = bits & -bits;
+          bits ^= t;
+          add(d, 31 - Math.clz32(t));
+        }
+        bits = digits[input]!;
+        while (bits !== 0) {
+          const t = bits & -bits;
+          bits ^= t;
+          add(d, 26 + 31 - Math.clz32(t));
+        }
+      }
+    });
+
+    // Runs sorted, so the table reads like a vocabulary.
+    const runWords = this.runTable.words();
+    const sorted = runWords.map((_, i) => i).sort((a, b) => (runWords[a]! < runWords[b]! ? -1 : runWords[a]! > runWords[b]! ? 1 : 0));
+    const rank = uint32Array(runWords.length);
+    sorted.forEach((id, r) => (rank[id] = r));
+    const runs = Vocabulary.fromSorted(sorted.map((id) => runWords[id]!));
+    const ids = this.runIds.array;
+    const starts = this.runStarts.array;
+    const total = this.runIds.length;
+    const runDocs = DocSetTable.build(n, runWords.length, (add) => {
+      for (let d = 0; d < n; d++) {
+        const input = order[d]!;
+        const end = input + 1 < this.runStarts.length ? starts[input + 1]! : total;
+        for (let k = starts[input]!; k < end; k++) add(d, rank[ids[k]!]!);
+      }
+    });
+
+    const numberOf = new Map<number, number>();
+    const unicodeByDoc: number[][] = [];
+    const ascii = this.ascii.array;
+    const nonAscii: number[] = [];
+    for (let d = 0; d < n; d++) {
+      const input = order[d]!;
+      if (ascii[input] === 0) nonAscii.push(d);
+      const points = this.unicode.get(input);
+      if (points !== undefined) {
+        for (const p of points) if (!numberOf.has(p)) numberOf.set(p, 0);
+        unicodeByDoc.push([d, ...points]);
+      }
+    }
+    const unicode = Uint32Array.from([...numberOf.keys()].sort((a, b) => a - b));
+    unicode.forEach((p, i) => numberOf.set(p, i));
+    const unicodeDocs = DocSetTable.build(n, unicode.length, (add) => {
+      for (const [d, ...points] of unicodeByDoc) for (const p of points) add(d!, numberOf.get(p)!);
+    });
+    return new FieldText(chars, runs, runDocs, unicode, unicodeDocs, Uint32Array.from(nonAscii));
+  }
+}

@@ -1,0 +1,100 @@
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createMemorySource, createScanSource, type Paper, type PaperQuery, type PaperSource } from '../src/index.js';
+import { loadSamplePapers } from '../src/sample.js';
+import { makePaper } from './make-paper.js';
+
+/**
+ * `title=` and `abstract=` through the index against the scan's `toLowerCase().includes`:
+ * needles cut from real titles and abstracts (any length, across words and punctuation),
+ * built from an alphabet of separators and characters whose case mapping is unusual, and
+ * fixed adversarial ones, on the sample plus papers written to trip the index.
+ */
+const TRICKY: Partial<Paper>[] = [
+  { title: 'İstanbul and the Kelvin \u212a scale', abstract: 'Straße, naïve Bayes; ΟΔΟΣ and ﬁnal forms. İİ.' },
+  { title: 'tab\tseparated  double  spaced', abstract: ' leading space, then new\nlines\r\nand trailing space ' },
+  { title: 'e.g. state-of-the-art (CNN) results', abstract: 'We use e.g. x,y and x, y and x ,y; $\\alpha$-nets, a--b and a - b.' },
+  { title: 'Of the of THE the of', abstract: 'tion of the evaluation of the model; of theory, of them. OF THE END' },
+  { title: '"Quoted" \\backslash\\ title', abstract: 'Quotes " inside " and back\\slashes \\\\ here' },
+  { title: 'Émoji 😀 and ς vs σ: ΟΔΟΣ Σ', abstract: 'Café CAFÉ cafe\u0301 e\u0301 ǅungla Ǆ' },
+  { title: 'x', abstract: '' },
+  { title: 'Long abstract', abstract: Array.from({ length: 9000 }, (_, i) => (i % 7 === 0 ? 'of the' : `w${i % 50}`)).join(' ') },
+];
+
+const ALPHABET = ['a', 'e', 't', 'h', 'o', 'f', 'n', 's', 'i', 'x', 'y', '0', '1', ' ', '  ', '-', '.', ',', '(', ')', '$', '\\', '"', ':', ';', 'é', 'İ', 'i̇', 'ß', 'ss', '\u212a', 'k', 'σ', 'ς', '😀', '\n', '\t', 'ﬁ', 'fi'];
+const FIXED = ['tion of the', ' of the ', 'of the', 'e.g.', 'state-of-the-art', ', ', ',', ' ', '  ', '.', 'zzzzzzzqqq', 'e', 'the', 'th', 'ation', ' a', 'a ', 'x,y', 'x, y', '-', '--', '$\\', 'i̇', 'istanbul', 'k', '\u212a', 'straße', 'ς', 'σ', 'é', 'cafe', '\n', 'of them.', 'of the end', 'w1 w2', 'of the w'];
+
+describe('substring filters = toLowerCase().includes', () => {
+  let papers: Paper[];
+  let engine: PaperSource;
+  let reference: PaperSource;
+  beforeAll(async () => {
+    const sample = await loadSamplePapers();
+    papers = [...sample.slice(0, 1500), ...TRICKY.map((p, i) => makePaper({ id: `tricky-${i}`, ...p }))];
+    engine = createMemorySource(papers);
+    reference = createScanSource(papers);
+  });
+
+  const query = (field: 'titleContains' | 'abstractContains', needle: string, withQ: string | null): PaperQuery => ({
+    terms: withQ === null ? [] : [{ raw: withQ, words: [withQ], arxivId: null }],
+    filters: { [field]: needle },
+    ordering: { kind: 'fields', keys: [{ field: 'id', descending: false }] },
+    offset: 0,
+    limit: 1e9,
+  });
+
+  async function same(field: 'titleContains' | 'abstractContains', needle: string, withQ: string | null = null) {
+    const [got, want] = await Promise.all([engine.list(query(field, needle, withQ)), reference.list(query(field, needle, withQ))]);
+    const ids = (page: typeof got) => page.results.map((r) => (r as { id: string }).id);
+    expect(got.count, `${field} ${JSON.stringify(needle)} q=${withQ}`).toBe(want.count);
+    expect(ids(got), `${field} ${JSON.stringify(needle)}`).toEqual(ids(want));
+  }
+
+  it.each(FIXED)('fixed needle %j', async (needle) => {
+    await same('titleContains', needle);
+    await same('abstractContains', needle);
+  });
+
+  it('needles cut from the texts themselves, any length, in any case', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.nat(),
+        fc.boolean(),
+        fc.nat(400),
+        fc.integer({ min: 1, max: 24 }),
+        fc.constantFrom('as is', 'upper', 'lower', 'mixed'),
+        async (pick, title, from, length, casing) => {
+          const paper = papers[pick % papers.length]!;
+          const text = title ? paper.title : paper.abstract;
+          if (text.length === 0) return;
+          const start = from % text.length;
+          let needle = text.slice(start, start + length);
+          if (casing === 'upper') needle = needle.toUpperCase();
+          else if (casing === 'lower') needle = needle.toLowerCase();
+          else if (casing === 'mixed') needle = [...needle].map((c, i) => (i % 2 ? c.toUpperCase() : c)).join('');
+          await same(title ? 'titleContains' : 'abstractContains', needle);
+        },
+      ),
+      { numRuns: 400, seed: 20261125 },
+    );
+  });
+
+  it('needles from an alphabet of separators and unusual case mappings', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.constantFrom(...ALPHABET), { minLength: 1, maxLength: 6 }), fc.boolean(), async (chars, title) => {
+        await same(title ? 'titleContains' : 'abstractContains', chars.join(''));
+      }),
+      { numRuns: 400, seed: 7 },
+    );
+  });
+
+  it('combined with a search and with each other', async () => {
+    for (const [needle, q] of [['of the', 'model'], ['e', 'learning'], ['tion', 'neural'], [', ', 'x'], ['é', 'cafe']] as const) {
+      await same('abstractContains', needle, q);
+      await same('titleContains', needle, q);
+    }
+    const both: PaperQuery = { ...query('titleContains', 'a', null), filters: { titleContains: 'a', abstractContains: 'of the' } };
+    const [got, want] = await Promise.all([engine.list(both), reference.list(both)]);
+    expect(got.count).toBe(want.count);
+  });
+});

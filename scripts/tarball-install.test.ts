@@ -39,7 +39,7 @@ describe('the packed tarballs (pnpm pack:all)', () => {
   let tmp: string;
   let packed: PackedTarball[];
   let lint: Promise<TarballLint[]>;
-  let installs: Map<AppName, Promise<string>>;
+  const installs = new Map<AppName, Promise<string>>();
   const running: RunningApp[] = [];
 
   beforeAll(async () => {
@@ -48,7 +48,6 @@ describe('the packed tarballs (pnpm pack:all)', () => {
     // Linting and installing run side by side; each test awaits what it needs.
     lint = lintTarballs(packed.map((entry) => entry.tarball));
     lint.catch(() => {});
-    installs = new Map();
     if (registry.ok) {
       await mkdir(join(tmp, 'apps'));
       for (const app of APPS) {

@@ -59,10 +59,11 @@ export async function startServer(options: ExampleOptions = {}): Promise<Example
   };
 }
 
-// `tsx src/server.ts` (the `start` script). DATABASE_URL: the primary; DATABASE_READ_URL: a replica.
+// `tsx src/server.ts` (the `start` script). PAPERLIST_DATABASE_URL (the variable `paperlist import`
+// and `serve` read too): the primary; PAPERLIST_DATABASE_READ_URL: a replica.
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const url = process.env['DATABASE_URL'];
-  const readUrl = process.env['DATABASE_READ_URL'];
+  const url = process.env['PAPERLIST_DATABASE_URL'];
+  const readUrl = process.env['PAPERLIST_DATABASE_READ_URL'];
   const primary = url === undefined ? undefined : new pg.Pool({ connectionString: url, max: 4 });
   const replica = readUrl === undefined ? undefined : new pg.Pool({ connectionString: readUrl, max: 16 });
   const options: ExampleOptions = { port: Number(process.env['PORT'] ?? 3000) };

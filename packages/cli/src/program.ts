@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { Command, CommanderError, Option } from 'commander';
 import { describeError } from './cli-error.js';
 import { importFiles, type ImportOptions } from './commands/import.js';
+import { migrateDatabase, type MigrateOptions } from './commands/migrate.js';
 import { serve, type ServeOptions } from './commands/serve.js';
 import { validate, type ValidateOptions } from './commands/validate.js';
 import type { CommandContext } from './context.js';
@@ -157,6 +158,29 @@ ${EXIT_CODES_HELP}`,
       )
       .action(async (files: string[], options: ImportOptions, command: Command) => {
         exitCode = await importFiles(files, options, contextFor(command));
+      }),
+  );
+
+  withCommonFlags(
+    program
+      .command('migrate')
+      .description('Create or update the PostgreSQL schema without importing (import does this by itself).')
+      .addOption(new Option('--database-url <url>', 'the PostgreSQL database').env('PAPERLIST_DATABASE_URL').argParser(parseDatabaseUrl).makeOptionMandatory())
+      .option('--schema <name>', 'the PostgreSQL schema (created if missing)', 'paperlist')
+      .addHelpText(
+        'after',
+        `
+Migrations are versioned and idempotent; concurrent runs wait for each other. Run it on the primary,
+e.g. as the deploy step before servers of a new release start.
+
+Examples:
+  paperlist migrate --database-url postgres://user@localhost/papers
+  PAPERLIST_DATABASE_URL=postgres://localhost/papers paperlist migrate --schema staging
+
+${EXIT_CODES_HELP}`,
+      )
+      .action(async (options: MigrateOptions, command: Command) => {
+        exitCode = await migrateDatabase(options, contextFor(command));
       }),
   );
 

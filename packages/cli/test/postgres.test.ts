@@ -76,6 +76,23 @@ describe.skipIf(DATABASE_URL === undefined)(
       expect(await count()).toBe(2);
     });
 
+    it('migrate creates an empty schema, then finds it up to date', async () => {
+      const fresh = `${schema}_migrated`;
+      try {
+        const first = await runCli(['migrate', '--database-url', DATABASE_URL!, '--schema', fresh]);
+        expect(first.stderr).toMatch(/database schema migrated to version \d+ \(applied 1(, \d+)*\)/);
+        expect(first.stdout).toMatch(new RegExp(`^paperlist: schema ${fresh} of postgres://\\S+ is at version \\d+\\n$`));
+        expect(first.code).toBe(0);
+        const again = await runCli(['migrate', '--database-url', DATABASE_URL!, '--schema', fresh]);
+        expect(again.stderr).toMatch(/database schema is up to date \(version \d+\)/);
+        expect(again.code).toBe(0);
+        const count = await pool.query(`SELECT count(*) AS n FROM "${fresh}".papers`);
+        expect(Number(count.rows[0].n)).toBe(0);
+      } finally {
+        await pool.query(`DROP SCHEMA IF EXISTS "${fresh}" CASCADE`);
+      }
+    });
+
     it('exits 4 with one line when the schema holds no catalogue', async () => {
       const result = await runCli(['serve', '--port', '0', '--database-url', DATABASE_URL!, '--schema', `${schema}_missing`]);
       expect(result.code).toBe(4);
@@ -89,6 +106,15 @@ describe('without a database', () => {
     const result = await runCli(['import', '--in-place', '--database-url', 'postgres://nobody@127.0.0.1:1/none', SAMPLE]);
     expect(result.code).toBe(2);
     expect(result.stderr).toBe('paperlist: error: --in-place only applies to --replace\n');
+  });
+
+  it('migrate needs a database URL (exit 2) and exits 4 when PostgreSQL cannot be reached', async () => {
+    const missing = await runCli(['migrate']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/--database-url <url>/);
+    const unreachable = await runCli(['migrate', '--database-url', 'postgres://nobody@127.0.0.1:1/none']);
+    expect(unreachable.code).toBe(4);
+    expect(unreachable.stderr).toMatch(/^paperlist: error: cannot connect to postgres:\/\/nobody@127\.0\.0\.1:1\/none: /);
   });
 
   it('exits 4 with one line when PostgreSQL cannot be reached', async () => {

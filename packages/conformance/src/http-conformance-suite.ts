@@ -56,6 +56,8 @@ const TRANSFORMERS_JSON =
 const NOT_FOUND = '{"detail":"Not found."}';
 const INVALID_PAGE = '{"detail":"Invalid page."}';
 const NOT_ACCEPTABLE = '{"detail":"Could not satisfy the request Accept header."}';
+/** What a browser sends for a page it navigates to. */
+const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 
 interface ListBody {
   count: number;
@@ -788,13 +790,38 @@ export function defineHttpConformanceSuite(target: HttpConformanceTarget): void 
       });
 
       it('serves HTML to a browser asking for text/html, JSON with ?format=json', async () => {
-        const accept = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
-        const html = await list('?q=gpt-4', { headers: { accept } });
+        const html = await list('?q=gpt-4', { headers: { accept: BROWSER_ACCEPT } });
         expect(html.status).toBe(200);
         expect(html.headers['content-type']).toMatch(/^text\/html/);
         expect(html.headers['vary']).toBe('Accept');
-        const json = await list('?q=gpt-4&format=json', { headers: { accept } });
+        expect(Number(html.headers['content-length'])).toBe(html.body.length);
+        expect(html.text).toMatch(/^<!doctype html>/);
+        expect(html.text).toContain('GPT-4 Technical Report');
+        const json = await list('?q=gpt-4&format=json', { headers: { accept: BROWSER_ACCEPT } });
         expect(json.headers['content-type']).toBe('application/json');
+      });
+
+      it('serves a paper as HTML to a browser, and its HEAD without a body', async () => {
+        const path = `${MOUNT}/papers/schrodinger-bridges/`;
+        const html = await get(path, { headers: { accept: BROWSER_ACCEPT } });
+        expect(html.status).toBe(200);
+        expect(html.headers['content-type']).toMatch(/^text\/html/);
+        expect(html.headers['allow']).toBe('GET, HEAD, OPTIONS');
+        expect(html.headers['vary']).toBe('Accept');
+        expect(html.text).toMatch(/^<!doctype html>/);
+        expect(html.text).toContain('Schrödinger Bridges for Generative Learning');
+        const head = await get(path, { method: 'HEAD', headers: { accept: BROWSER_ACCEPT } });
+        expect(head.status).toBe(200);
+        expect(head.headers['content-type']).toBe(html.headers['content-type']);
+        expect(head.headers['content-length']).toBe(String(html.body.length));
+        expect(head.body.length).toBe(0);
+      });
+
+      it('answers an unknown paper with an HTML 404 page to a browser', async () => {
+        const res = await get(`${MOUNT}/papers/no-such-paper/`, { headers: { accept: BROWSER_ACCEPT } });
+        expect(res.status).toBe(404);
+        expect(res.headers['content-type']).toMatch(/^text\/html/);
+        expect(res.text).toMatch(/^<!doctype html>/);
       });
     });
 
@@ -829,6 +856,85 @@ export function defineHttpConformanceSuite(target: HttpConformanceTarget): void 
         const cached = await rawRequest(versioned.url, path, { headers: { 'if-none-match': full.headers['etag']! } });
         expect(cached.status).toBe(304);
         expect(cached.body.length).toBe(0);
+      });
+
+      it('tags the HTML view apart from the JSON; If-None-Match gives 304', async () => {
+        const json = await rawRequest(versioned.url, `${LIST}?q=deep`);
+        const html = await rawRequest(versioned.url, `${LIST}?q=deep`, { headers: { accept: BROWSER_ACCEPT } });
+        expect(html.headers['content-type']).toMatch(/^text\/html/);
+        const etag = html.headers['etag'];
+        expect(etag).toMatch(/^"[\x21\x23-\x7e]+"$/);
+        expect(etag).not.toBe(json.headers['etag']);
+        const cached = await rawRequest(versioned.url, `${LIST}?q=deep`, {
+          headers: { accept: BROWSER_ACCEPT, 'if-none-match': etag! },
+        });
+        expect(cached.status).toBe(304);
+        expect(cached.body.length).toBe(0);
+        expect(cached.headers['etag']).toBe(etag);
+        // RFC 9110 15.4.5: a 304 carries the ETag and Vary of the 200 (Koa drops the Content-Type).
+        expect(cached.headers['vary']).toBe('Accept');
+        // The JSON's tag does not validate the HTML, nor the other way round.
+        const crossed = await rawRequest(versioned.url, `${LIST}?q=deep`, { headers: { 'if-none-match': etag! } });
+        expect(crossed.status).toBe(200);
+        expect(crossed.headers['content-type']).toBe('application/json');
+      });
+    });
+
+    describe('schema', () => {
+      const SCHEMA = `${MOUNT}/schema/`;
+
+      it('answers the OpenAPI 3.1 document as JSON, its server at the link origin and mount', async () => {
+        const res = await get(SCHEMA);
+        expect(res.status, res.text).toBe(200);
+        expectContractHeaders(res);
+        const document = JSON.parse(res.text) as { openapi: string; servers: { url: string }[]; paths: Record<string, unknown> };
+        expect(document.openapi).toMatch(/^3\.1\./);
+        expect(document.servers).toEqual([{ url: `${fixture.url}${MOUNT}` }]);
+        expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/papers/', '/papers/{id}/', '/schema/']));
+        const rebasedDocument = JSON.parse((await rawRequest(rebased.url, SCHEMA)).text) as { servers: { url: string }[] };
+        expect(rebasedDocument.servers).toEqual([{ url: `https://papers.example.org/mirror${MOUNT}` }]);
+      });
+
+      it('redirects the schema without the slash with 301, query kept', async () => {
+        const res = await get(`${MOUNT}/schema?x=1`);
+        expect(res.status).toBe(301);
+        expect(res.headers['location']).toBe(`${SCHEMA}?x=1`);
+      });
+
+      it('answers JSON to a browser too, 406 to an Accept that allows neither', async () => {
+        const browser = await get(SCHEMA, { headers: { accept: BROWSER_ACCEPT } });
+        expect(browser.status).toBe(200);
+        expect(browser.headers['content-type']).toBe('application/json');
+        const xml = await get(SCHEMA, { headers: { accept: 'application/xml' } });
+        expect(xml.status).toBe(406);
+        expect(xml.text).toBe(NOT_ACCEPTABLE);
+      });
+
+      it('is tagged: If-None-Match gives 304 without body; HEAD has the GET headers', async () => {
+        const full = await get(SCHEMA);
+        const etag = full.headers['etag'];
+        expect(etag).toMatch(/^"[\x21\x23-\x7e]+"$/);
+        const cached = await get(SCHEMA, { headers: { 'if-none-match': etag! } });
+        expect(cached.status).toBe(304);
+        expect(cached.body.length).toBe(0);
+        expect(cached.headers['etag']).toBe(etag);
+        const head = await get(SCHEMA, { method: 'HEAD' });
+        expect(head.status).toBe(200);
+        expect(head.body.length).toBe(0);
+        expectContractHeaders(head, { head: true });
+        expect(head.headers['content-length']).toBe(String(full.body.length));
+        expect(head.headers['etag']).toBe(etag);
+      });
+
+      it('answers OPTIONS with its metadata and other methods with 405', async () => {
+        const options = await get(SCHEMA, { method: 'OPTIONS' });
+        expect(options.status).toBe(200);
+        expectContractHeaders(options);
+        expect((JSON.parse(options.text) as Record<string, unknown>)['name']).toBe('Schema');
+        const post = await get(SCHEMA, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+        expect(post.status).toBe(405);
+        expectContractHeaders(post);
+        expect(post.text).toBe('{"detail":"Method \\"POST\\" not allowed."}');
       });
     });
 

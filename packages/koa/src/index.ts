@@ -13,9 +13,9 @@ export interface PapersRouterOptions extends PapersHandlerOptions {
 }
 
 /**
- * The papers API as an `@koa/router` router: `{prefix}/papers/` and `{prefix}/papers/{id}/`
- * for every method (the core answers 405/301 itself). Errors thrown by the handler propagate
- * to Koa.
+ * The papers API as an `@koa/router` router: `{prefix}/papers/`, `{prefix}/papers/{id}/` and
+ * the OpenAPI document at `{prefix}/schema/`, for every method (the core answers 405/301
+ * itself). Errors thrown by the handler propagate to Koa.
  *
  * @example
  * const app = new Koa();
@@ -38,7 +38,10 @@ export function papersRouter(options: PapersRouterOptions): Router {
   });
 
   const router = new Router(prefix === '' ? {} : { prefix });
-  router.all(['/papers', '/papers/:id'], async (ctx: Context, next: Next) => {
+  // Every path the core routes (routePapersPath); the router matches each with or without the
+  // trailing slash, and the core redirects the bare form. A path missing here is a 404 on Koa
+  // alone: the conformance suite requests each of them.
+  router.all(['/papers', '/papers/:id', '/schema'], async (ctx: Context, next: Next) => {
     const controller = new AbortController();
     ctx.res.on('close', () => {
       if (!ctx.res.writableFinished) controller.abort();

@@ -17,4 +17,3 @@ export {
 export { StatementTimeoutError } from './query-runner.js';
 export { DEFAULT_SCHEMA } from './schema.js';
 export { fieldText, termPattern } from './text-columns.js';
-export { runPostgresCli, type CliIo } from './cli.js';

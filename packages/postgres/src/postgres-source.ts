@@ -122,7 +122,7 @@ interface FullStateRow extends StateRow {
  * search compares with the in-memory source.
  *
  * @example
- * const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL });
+ * const pool = new pg.Pool({ connectionString: process.env.PAPERLIST_DATABASE_URL });
  * await migrate(pool);
  * const source = await createPostgresSource({ db: pool, readDb: replicaPool, statementTimeoutMs: 2000 });
  * app.use('/api/v1', papersRouter({ source }));

@@ -110,6 +110,16 @@ export function definePaperSourceSuite(target: SourceSuiteTarget): void {
       expect(ids(await list('q=transformers'))).toEqual(['transformers-rule']);
     });
 
+    it('ranks a one- or two-character term by its whole word only; its prefix matches still match', async () => {
+      // `a` matches every word starting with it, but only the word `a` itself scores: the two
+      // papers holding it come first, the others (attention, all, assistant…) tie, by title.
+      const page = await list('q=a');
+      const expected = ['schrodinger-bridge', 'gpt-4-report', 'attention-1', 'attention-is-all-you-need', 'gpt4all', 'transformers-rule'];
+      expect(page.count).toBe(expected.length);
+      expect(new Set(ids(page))).toEqual(new Set(expected));
+      if (exactRelevance) expect(ids(page)).toEqual(expected);
+    });
+
     it.each([
       [0, 5, ['attention-1', 'attention-is-all-you-need', 'beta-vae', 'books-received', 'books-received-1']],
       [10, 5, ['old-style', 'transformers-rule']],

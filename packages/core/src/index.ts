@@ -32,7 +32,15 @@ export { pageUrl, buildPageLinks, pageCount, type PageLinks, type PageLinkContex
 
 export { paperWords, type PaperWords } from './search/paper-words.js';
 export { countOccurrences, termOccurrences, termMatches, type Occurrences, type TermOccurrences } from './search/term-occurrences.js';
-export { RELEVANCE, inverseDocumentFrequency, fieldScore, termScore, type FieldLengths } from './search/relevance.js';
+export {
+  RELEVANCE,
+  SHORT_PREFIX_LENGTH,
+  inverseDocumentFrequency,
+  fieldScore,
+  prefixWeightOf,
+  termScore,
+  type FieldLengths,
+} from './search/relevance.js';
 
 export type { PapersRequest, PapersResponse, PapersHandler } from './http/types.js';
 export { API_ERRORS, errorDetail, type ApiErrorCode } from './http/api-errors.js';

@@ -1,4 +1,4 @@
-import { RELEVANCE, type FieldLengths, type OrderKey, type PaperFilters, type PaperQuery, type SearchTerm } from '@paperlist/core';
+import { prefixWeightOf, RELEVANCE, type FieldLengths, type OrderKey, type PaperFilters, type PaperQuery, type SearchTerm } from '@paperlist/core';
 import { PAPER_COLUMNS, type SchemaNames } from './schema.js';
 import type { TermPattern } from './text-columns.js';
 
@@ -245,7 +245,8 @@ function occurrences(column: string, pattern: TermPattern, patternParam: string,
 
 /**
  * The core's relevance (search/relevance.ts) in SQL, operation for operation, so that the
- * doubles are the same: BM25 per field, fields weighted, prefix occurrences at half weight,
+ * doubles are the same: BM25 per field, fields weighted, prefix occurrences at half weight
+ * (none for a last word of one or two characters),
  * the arXiv id bonus, and the terms' scores added in query order. The constants, the mean
  * field lengths and each term's idf are computed in JavaScript exactly as the core does and
  * written as float8 literals (which PostgreSQL reads back as the same doubles).
@@ -255,9 +256,8 @@ function scoreExpression(terms: readonly ResolvedTerm[], scoring: Scoring, param
   const k1Plus1 = float(RELEVANCE.k1 + 1);
   const oneMinusB = float(1 - RELEVANCE.b);
   const b = float(RELEVANCE.b);
-  const prefixWeight = float(RELEVANCE.prefixWeight);
   const average = (value: number) => float(value > 0 ? value : 1);
-  const fieldScore = (i: number, field: keyof typeof TEXT_COLUMNS, length: string, mean: number) => {
+  const fieldScore = (i: number, field: keyof typeof TEXT_COLUMNS, length: string, mean: number, prefixWeight: string) => {
     const anyCount = `t${i}_${field}_any`;
     const wholeCount = `t${i}_${field}_whole`;
     const tf = `(${wholeCount}::float8 + ${prefixWeight} * (${anyCount} - ${wholeCount})::float8)`;
@@ -266,10 +266,12 @@ function scoreExpression(terms: readonly ResolvedTerm[], scoring: Scoring, param
   };
   const { averages, idfs } = scoring;
   const termScores = terms.map((resolved, i) => {
+    // A short last word's prefix occurrences do not score (see the core's prefixWeightOf).
+    const weight = float(prefixWeightOf(resolved.term));
     const fields =
-      `((${float(RELEVANCE.titleWeight)} * ${fieldScore(i, 'title', 'title_len', averages.title)}` +
-      ` + ${float(RELEVANCE.abstractWeight)} * ${fieldScore(i, 'abstract', 'abstract_len', averages.abstract)})` +
-      ` + ${float(RELEVANCE.authorsWeight)} * ${fieldScore(i, 'authors', 'authors_len', averages.authors)})`;
+      `((${float(RELEVANCE.titleWeight)} * ${fieldScore(i, 'title', 'title_len', averages.title, weight)}` +
+      ` + ${float(RELEVANCE.abstractWeight)} * ${fieldScore(i, 'abstract', 'abstract_len', averages.abstract, weight)})` +
+      ` + ${float(RELEVANCE.authorsWeight)} * ${fieldScore(i, 'authors', 'authors_len', averages.authors, weight)})`;
     const arxivId = resolved.term.arxivId;
     const bonus =
       arxivId === null

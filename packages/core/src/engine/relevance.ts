@@ -1,5 +1,5 @@
 import { paperWords } from '../search/paper-words.js';
-import { inverseDocumentFrequency, RELEVANCE, termScore, type FieldLengths } from '../search/relevance.js';
+import { inverseDocumentFrequency, prefixWeightOf, RELEVANCE, termScore, type FieldLengths } from '../search/relevance.js';
 import { termOccurrences, type TermOccurrences } from '../search/term-occurrences.js';
 import type { SearchTerm } from '../source.js';
 import { float64Array, uint32Array, uint8Array } from './alloc.js';
@@ -24,6 +24,8 @@ export interface Scratch {
 /** A term's occurrences in each matched document (slot = index in the matched list). */
 interface TermCounts {
   idf: number;
+  /** Weight of prefix-only occurrences (0 for a short last word: see `prefixWeightOf`). */
+  prefixWeight: number;
   /** Single words: packed counts per slot (see packed-counts.ts)… */
   packed: Uint32Array | null;
   /** …and exact counts where they did not fit, or for oversize documents. */
@@ -79,6 +81,10 @@ export function relevanceWindow(
     }
     let total = 0;
     for (const c of counts) {
+      const arxiv = c.arxiv !== null && c.arxiv[s] === 1;
+      // A term absent from the document adds exactly 0: skip its arithmetic (most terms of a
+      // long query are absent from most documents).
+      if (!arxiv && c.six === null && c.packed![s] === 0 && (c.exact.size === 0 || !c.exact.has(s))) continue;
       if (c.six !== null) {
         const at = s * COUNTS_PER_DOC;
         found.title.whole = c.six[at]!;
@@ -99,8 +105,8 @@ export function relevanceWindow(
           found.authors.prefix = exact.authors.prefix;
         } else unpack(packed, found);
       }
-      found.arxivId = c.arxiv !== null && c.arxiv[s] === 1;
-      total += termScore(c.idf, found, lengths, averages);
+      found.arxivId = arxiv;
+      total += termScore(c.idf, found, lengths, averages, c.prefixWeight);
     }
     return total;
   };
@@ -157,6 +163,7 @@ function termCounts(index: IndexData, set: DocSet, docs: Uint32Array, term: Sear
   const m = docs.length;
   const counts: TermCounts = {
     idf: inverseDocumentFrequency(index.n, setSize(match.set)),
+    prefixWeight: prefixWeightOf(term),
     packed: null,
     exact: new Map(),
     six: null,
@@ -174,16 +181,19 @@ function termCounts(index: IndexData, set: DocSet, docs: Uint32Array, term: Sear
     counts.six = phraseCounts(match, docs);
     return counts;
   }
-  counts.packed = packedCounts(index, set, docs, match.from, match.to, match.exact, scratch);
-  // Exact counts where the packed ones overflowed, and for oversize documents (no positions).
-  const needExact: number[] = [];
-  for (let s = 0; s < m; s++) if ((counts.packed[s]! & OVERFLOW) !== 0) needExact.push(s);
-  if (index.layout.oversize.length > 0) {
-    for (const d of intersectLists(index.layout.oversize, docs)) needExact.push(gallop(docs, d, 0, m));
+  // A short word's prefix occurrences do not score: only its own positions are read.
+  const [from, to] = counts.prefixWeight === 0 ? (match.exact >= 0 ? [match.exact, match.exact + 1] : [0, 0]) : [match.from, match.to];
+  counts.packed = packedCounts(index, set, docs, from, to, match.exact, scratch);
+  // Exact counts where the packed ones overflowed (from the positions), and for oversize
+  // documents (no positions: from the decoded paper).
+  for (let s = 0; s < m; s++) {
+    if ((counts.packed[s]! & OVERFLOW) !== 0) counts.exact.set(s, countFromPositions(index, docs[s]!, from, to, match.exact));
   }
-  for (const s of needExact) {
-    const paper = index.store.paper(docs[s]!);
-    counts.exact.set(s, termOccurrences(paperWords(paper), paper.arxiv_id, term));
+  if (index.layout.oversize.length > 0) {
+    for (const d of intersectLists(index.layout.oversize, docs)) {
+      const paper = index.store.paper(d);
+      counts.exact.set(gallop(docs, d, 0, m), termOccurrences(paperWords(paper), paper.arxiv_id, term));
+    }
   }
   return counts;
 }
@@ -299,6 +309,43 @@ function addRun(a: number, positions: Uint16Array, off: number, title: number, t
     a = addOccurrence(a, (q < title ? 0 : q <= titleAbstract ? 2 : 4) + prefix);
     if ((p & LAST) !== 0) return a;
   }
+}
+
+/** A term's exact occurrences in document `d`: the positions of the words `[from, to)` there, by field. */
+function countFromPositions(index: IndexData, d: number, from: number, to: number, exact: number): TermOccurrences {
+  const { postings, layout } = index;
+  const found: TermOccurrences = {
+    title: { whole: 0, prefix: 0 },
+    abstract: { whole: 0, prefix: 0 },
+    authors: { whole: 0, prefix: 0 },
+    arxivId: false,
+  };
+  const title = layout.titleLength[d]!;
+  const titleAbstract = title + layout.abstractLength[d]!;
+  spend((to - from) * 16);
+  for (let w = from; w < to; w++) {
+    const df = postings.df[w]!;
+    if (df === 0) continue;
+    let pair = -1;
+    if (postings.dense[w] === 1) {
+      if ((postings.bitsOf(w)[d >>> 5]! & (1 << (d & 31))) !== 0) pair = postings.rank(w, d);
+    } else {
+      const at = postings.docsAt[w]!;
+      const i = gallop(postings.listDocs, d, at, at + df);
+      if (i < at + df && postings.listDocs[i] === d) pair = i - at;
+    }
+    if (pair < 0) continue;
+    let off = postings.pairOffset(w, pair);
+    for (;;) {
+      const v = postings.positions[off++]!;
+      const q = v & POSITION;
+      const field = q < title ? found.title : q <= titleAbstract ? found.abstract : found.authors;
+      if (w === exact) field.whole++;
+      else field.prefix++;
+      if ((v & LAST) !== 0) break;
+    }
+  }
+  return found;
 }
 
 /** The phrase counts of a match, for `docs` (both ascending; absent documents count zero). */

@@ -1,7 +1,7 @@
 import type { PaperRecord } from '../encoded-paper.js';
 import type { Paper } from '../paper.js';
 import { formatOrderKeys } from '../ordering/parse-ordering.js';
-import { inverseDocumentFrequency, termScore } from '../search/relevance.js';
+import { inverseDocumentFrequency, prefixWeightOf, termScore } from '../search/relevance.js';
 import { termMatches, termOccurrences } from '../search/term-occurrences.js';
 import type { OrderKey, PaperPage, PaperQuery, PaperSource, SearchTerm } from '../source.js';
 import { buildCatalogue, type Catalogue } from './catalogue.js';
@@ -137,7 +137,7 @@ class CatalogueState {
     for (const i of matched) {
       let score = 0;
       terms.forEach((term, t) => {
-        score += termScore(idfs[t]!, termOccurrences(words[i]!, papers[i]!.arxiv_id, term), lengths[i]!, averages);
+        score += termScore(idfs[t]!, termOccurrences(words[i]!, papers[i]!.arxiv_id, term), lengths[i]!, averages, prefixWeightOf(term));
       });
       scores.set(i, score);
     }

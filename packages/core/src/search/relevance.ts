@@ -1,3 +1,4 @@
+import type { SearchTerm } from '../source.js';
 import type { Occurrences, TermOccurrences } from './term-occurrences.js';
 
 /**
@@ -26,9 +27,25 @@ export function inverseDocumentFrequency(total: number, matching: number): numbe
   return Math.log(1 + (total - matching + 0.5) / (matching + 0.5));
 }
 
+/** A last word of at most this many characters scores its whole-word occurrences only. */
+export const SHORT_PREFIX_LENGTH = 2;
+
+/**
+ * The weight of a term's prefix-only occurrences (its last word starting a longer word): 0
+ * when that word has one or two characters (`a`, `co`), whose prefix occurrences are those of
+ * tens of thousands of words (too weak a signal to rank by, and unbounded work to count),
+ * else `RELEVANCE.prefixWeight`. The term still matches those words; they only do not score.
+ */
+export function prefixWeightOf(term: SearchTerm): number {
+  const last = term.words[term.words.length - 1] ?? '';
+  let characters = 0;
+  for (const _ of last) if (++characters > SHORT_PREFIX_LENGTH) return RELEVANCE.prefixWeight;
+  return 0;
+}
+
 /** Saturated term frequency of one field (BM25's tf part). */
-export function fieldScore(found: Occurrences, length: number, averageLength: number): number {
-  const tf = found.whole + RELEVANCE.prefixWeight * found.prefix;
+export function fieldScore(found: Occurrences, length: number, averageLength: number, prefixWeight: number = RELEVANCE.prefixWeight): number {
+  const tf = found.whole + prefixWeight * found.prefix;
   if (tf === 0) return 0;
   const norm = 1 - RELEVANCE.b + (RELEVANCE.b * length) / (averageLength > 0 ? averageLength : 1);
   return (tf * (RELEVANCE.k1 + 1)) / (tf + RELEVANCE.k1 * norm);
@@ -39,10 +56,16 @@ export function fieldScore(found: Occurrences, length: number, averageLength: nu
  * terms, added in query order; engines must compute it with these same operations so that
  * scores, and therefore orders, are identical.
  */
-export function termScore(idf: number, found: TermOccurrences, lengths: FieldLengths, averages: FieldLengths): number {
+export function termScore(
+  idf: number,
+  found: TermOccurrences,
+  lengths: FieldLengths,
+  averages: FieldLengths,
+  prefixWeight: number = RELEVANCE.prefixWeight,
+): number {
   const fields =
-    RELEVANCE.titleWeight * fieldScore(found.title, lengths.title, averages.title) +
-    RELEVANCE.abstractWeight * fieldScore(found.abstract, lengths.abstract, averages.abstract) +
-    RELEVANCE.authorsWeight * fieldScore(found.authors, lengths.authors, averages.authors);
+    RELEVANCE.titleWeight * fieldScore(found.title, lengths.title, averages.title, prefixWeight) +
+    RELEVANCE.abstractWeight * fieldScore(found.abstract, lengths.abstract, averages.abstract, prefixWeight) +
+    RELEVANCE.authorsWeight * fieldScore(found.authors, lengths.authors, averages.authors, prefixWeight);
   return idf * (fields + (found.arxivId ? RELEVANCE.arxivIdWeight : 0));
 }

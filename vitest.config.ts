@@ -8,6 +8,7 @@ export default defineConfig({
     // Tests import the workspace packages' TypeScript sources, never their builds.
     alias: [
       { find: /^@paperlist\/core\/sample$/, replacement: packageSource('core/src/sample.ts') },
+      { find: /^@paperlist\/core\/node$/, replacement: packageSource('core/src/node/index.ts') },
       { find: /^@paperlist\/(core|express|koa|postgres|client|cli|conformance)$/, replacement: packageSource('$1/src/index.ts') },
     ],
   },

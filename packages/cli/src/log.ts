@@ -13,7 +13,7 @@ export interface Logger {
 }
 
 export interface LoggerOptions {
-  /** `paperlist` or, in a cluster worker, `paperlist[worker 2]`. */
+  /** The name lines start with: `paperlist`. */
   prefix?: string;
   quiet?: boolean;
   verbose?: boolean;

@@ -22,11 +22,17 @@ export function parseSeconds(value: string): number {
   return n;
 }
 
-/** `auto` is one worker per CPU. */
+/** Query threads: `auto` is one per CPU. */
 export function parseWorkers(value: string): number {
   if (value === 'auto') return availableParallelism();
   const n = /^\d+$/.test(value) ? Number(value) : NaN;
-  if (!Number.isSafeInteger(n) || n < 1 || n > 256) throw new InvalidArgumentError('expected a number of workers from 1 to 256, or "auto".');
+  if (!Number.isSafeInteger(n) || n < 1 || n > 256) throw new InvalidArgumentError('expected a number of query threads from 1 to 256, or "auto".');
+  return n;
+}
+
+export function parseMilliseconds(value: string): number {
+  const n = /^\d+(\.\d+)?$/.test(value) ? Number(value) : NaN;
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected a positive number of milliseconds.');
   return n;
 }
 

@@ -1,4 +1,3 @@
-import cluster from 'node:cluster';
 import { createRequire } from 'node:module';
 import { Command, CommanderError, Option } from 'commander';
 import { describeError } from './cli-error.js';
@@ -16,9 +15,12 @@ import {
   parsePort,
   parsePositiveInteger,
   parseSeconds,
+  parseMilliseconds,
   parseTrustProxy,
   parseWorkers,
 } from './options.js';
+import { availableParallelism } from 'node:os';
+import { DEFAULT_BUDGET_MS } from '@paperlist/core';
 
 /** Where the CLI reads and writes; the process's own by default (tests may pass others). */
 export interface CliIo {
@@ -46,7 +48,7 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<Exi
   const stdout = io.stdout ?? process.stdout;
   const stderr = io.stderr ?? process.stderr;
   const cwd = io.cwd ?? process.cwd();
-  const prefix = cluster.isWorker ? `paperlist[worker ${cluster.worker?.id ?? '?'}]` : 'paperlist';
+  const prefix = 'paperlist';
   let exitCode: ExitCode = EXIT.OK;
   let flags: GlobalFlags = {};
 
@@ -98,7 +100,17 @@ ${EXIT_CODES_HELP}`,
       .option('--host <host>', 'address to listen on (0.0.0.0 or :: for every interface)', '127.0.0.1')
       .option('--base-url <url>', 'scheme://host[:port] that next/previous links start with (default: from each request)')
       .addOption(new Option('--mount <path>', 'URL path the API is mounted at').argParser(parseMount).default('/api/v1'))
-      .addOption(new Option('-w, --workers <n>', 'worker processes (node:cluster), or "auto" for one per CPU').argParser(parseWorkers).default(1))
+      .addOption(
+        new Option('-w, --workers <n>', 'query threads sharing the one in-memory index, or "auto" for one per CPU')
+          .argParser(parseWorkers)
+          .default(availableParallelism(), '"auto"'),
+      )
+      .addOption(
+        new Option('--budget <ms>', 'milliseconds of work one query may take; a query that needs more stops and is answered 503')
+          .argParser(parseMilliseconds)
+          .default(DEFAULT_BUDGET_MS),
+      )
+      .addOption(new Option('--max-queue <n>', 'queries that may wait for a free thread; more are answered 503 at once').argParser(parsePositiveInteger))
       .option('--allowed-host <host...>', 'host names requests may use, such as papers.example.org or .example.org (* for any); others get 400 (default: localhost and --host)')
       .addOption(new Option('--page-size <n>', 'results per page by default').argParser(parsePositiveInteger))
       .addOption(new Option('--max-page-size <n>', 'largest items_per_page honoured').argParser(parsePositiveInteger))
@@ -122,7 +134,7 @@ Endpoints:
 
 Examples:
   paperlist serve
-  paperlist serve --data papers.jsonl.gz --port 8080 --host 0.0.0.0 --workers auto
+  paperlist serve --data papers.jsonl.gz --port 8080 --host 0.0.0.0 --workers 4 --budget 500
   paperlist serve --data papers-with-abstracts.json.gz --skip-invalid
   paperlist serve --data part-1.parquet --data part-2.parquet
   paperlist serve --database-url postgres://user@localhost/papers

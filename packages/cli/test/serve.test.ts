@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -194,32 +194,36 @@ describe('paperlist serve', () => {
     expect((await cli.exited).code).toBe(0);
   });
 
-  it('runs --workers 2 with node:cluster: two workers serve, a crashed one is replaced, signals are forwarded', async () => {
+  it('answers /healthz while its --workers query threads are busy, and refuses a query past --budget with 503', async () => {
     const port = await freePort();
-    const cli = startCli(['serve', '--port', String(port), '--workers', '2']);
-    await cli.waitFor(/serving 4,000 papers at http:\/\/127\.0\.0\.1:\d+\/api\/v1\/papers\/ with 2 workers/);
-    const workers = () =>
-      execFileSync('pgrep', ['-P', String(cli.child.pid)], { encoding: 'utf8' })
-        .split('\n')
-        .filter(Boolean)
-        .map(Number);
-    expect(workers()).toHaveLength(2);
+    const cli = startCli(['serve', '--port', String(port), '--workers', '2'], { env: { PAPERLIST_DEBUG_QUERY_SPIN_MS: '1500' } });
+    await cli.waitFor(/serving 4,000 papers at http:\/\/127\.0\.0\.1:\d+\/api\/v1\/papers\/ \(2 query threads\)/);
+    // One process: the threads are not child processes.
+    expect(spawnSync('pgrep', ['-P', String(cli.child.pid)], { encoding: 'utf8' }).stdout.trim()).toBe('');
     const url = servedUrl(cli);
-    const answers = await Promise.all(Array.from({ length: 6 }, () => getJson(url)));
-    expect(answers.every((a) => a.status === 200 && a.body.count === 4000)).toBe(true);
-
-    process.kill(workers()[0]!, 'SIGKILL');
-    await cli.waitFor(/worker \d+ died \(signal SIGKILL\); starting a new one/);
-    await cli.waitFor(/worker \d+ is serving 4,000 papers/);
-    expect(workers()).toHaveLength(2);
-    expect((await getJson(url)).status).toBe(200);
-
-    cli.child.kill('SIGHUP');
-    await cli.waitFor(/\[worker \d+\]: reloaded: serving 4,000 papers[^\n]*\n(.|\n)*\[worker \d+\]: reloaded: serving 4,000 papers/);
-
+    const order: string[] = [];
+    const slow = getJson(`${url}?q=attention`).then((answer) => {
+      order.push('search');
+      return answer;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const health = await getJson(url.replace(/\/api\/v1\/papers\/$/, '/healthz'));
+    order.push('healthz');
+    expect(health).toEqual({ status: 200, body: { status: 'ready', papers: 4000 } });
+    expect((await slow).status).toBe(200);
+    expect(order).toEqual(['healthz', 'search']);
     cli.child.kill('SIGTERM');
     expect(await cli.exited).toEqual({ code: 0, signal: null });
-    expect(cli.stderr()).toMatch(/SIGTERM: stopping 2 workers/);
+
+    const tight = startCli(['serve', '--port', String(await freePort()), '--budget', '0.001']);
+    await tight.waitFor(/serving 4,000 papers/);
+    const refused = await fetch(`${servedUrl(tight)}?q=learning`);
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('5');
+    expect((await refused.json()).detail).toMatch(/needs more work than one request may take/);
+    expect((await fetch(servedUrl(tight).replace(/papers\/$/, 'papers/attention-is-all-you-need/'))).status).toBe(200);
+    tight.child.kill('SIGTERM');
+    expect((await tight.exited).code).toBe(0);
   });
 
   it('exits 5 with one line when the port is in use', async () => {

@@ -1,4 +1,3 @@
-import cluster from 'node:cluster';
 import type { Server } from 'node:http';
 import { createMemorySource, createPapersHandler, type IndexedMemorySource, type PaperSource, type RecordFormatOption } from '@paperlist/core';
 import { describeError, oneLine } from '../cli-error.js';
@@ -11,7 +10,6 @@ import { formatCount, formatDuration } from '../log.js';
 import { progressMode } from '../progress.js';
 import { createApp, type ServerState } from '../server/app.js';
 import { closeGracefully, listen, serverOrigin } from '../server/http-server.js';
-import { runPrimary, WORKER_READY, type WorkerReady } from '../cluster/primary.js';
 import { isSecondPress } from '../signals.js';
 
 export interface ServeOptions {
@@ -25,7 +23,12 @@ export interface ServeOptions {
   host: string;
   baseUrl?: string;
   mount: string;
+  /** Query threads over the one in-memory index (`--workers`). */
   workers: number;
+  /** Milliseconds of work one query may take before it stops and is answered 503. */
+  budget: number;
+  /** Queries that may wait for a thread before more are refused with 503. */
+  maxQueue?: number;
   pageSize?: number;
   maxPageSize?: number;
   trustProxy?: boolean | number | string;
@@ -42,12 +45,12 @@ export interface ServeOptions {
 
 /**
  * `paperlist serve`: loads the catalogue (or connects to PostgreSQL), serves it until SIGTERM or
- * SIGINT, and reloads it on SIGHUP. With `workers > 1` the primary process supervises workers
- * that each do all of this. Resolves with the exit code once the server has stopped.
+ * SIGINT, and reloads it on SIGHUP. Queries run on `workers` threads that share one index; this
+ * thread only accepts connections, parses, routes and writes. Resolves with the exit code once
+ * the server has stopped.
  */
 export async function serve(options: ServeOptions, context: CommandContext): Promise<ExitCode> {
   checkHandlerOptions(options);
-  if (options.workers > 1 && cluster.isPrimary) return runPrimary(options, context);
   return new ServeProcess(options, context).run();
 }
 
@@ -75,11 +78,7 @@ function handlerOptions(options: ServeOptions) {
   };
 }
 
-type StopReason = NodeJS.Signals | 'disconnect';
-
-function describeReason(reason: StopReason): string {
-  return reason === 'disconnect' ? 'the primary process is gone' : reason;
-}
+type StopReason = NodeJS.Signals;
 
 class ServeProcess {
   private readonly state: ServerState = { phase: 'loading', papers: undefined, inFlight: 0 };
@@ -91,7 +90,6 @@ class ServeProcess {
   private interruptedLoading = false;
   private stopRequested: ((reason: StopReason) => void) | undefined;
   private readonly stopped: Promise<StopReason>;
-  private readonly workerId = cluster.isWorker ? cluster.worker?.id : undefined;
 
   constructor(
     private readonly options: ServeOptions,
@@ -112,7 +110,11 @@ class ServeProcess {
       });
       source = this.database.source;
     } else {
-      this.memory = createMemorySource([]);
+      this.memory = createMemorySource([], {
+        threads: options.workers,
+        budgetMs: options.budget,
+        ...(options.maxQueue === undefined ? {} : { maxQueue: options.maxQueue }),
+      });
       source = this.memory;
     }
 
@@ -121,10 +123,11 @@ class ServeProcess {
       server = await listen(this.app(source), options.host, options.port);
     } catch (error) {
       await this.database?.close();
+      await this.memory?.close();
       throw error;
     }
     const origin = serverOrigin(server, options.host);
-    if (WILDCARD_HOSTS.has(options.host) && options.allowedHost === undefined && options.baseUrl === undefined && this.isFirstWorker) {
+    if (WILDCARD_HOSTS.has(options.host) && options.allowedHost === undefined && options.baseUrl === undefined) {
       log.warn(
         `listening on every interface, but only requests for ${LOCAL_HOSTS.join(', ')} are answered (others get 400): ` +
           'name the public host with --allowed-host or --base-url',
@@ -136,8 +139,8 @@ class ServeProcess {
         if (this.database !== undefined) {
           this.state.papers = await this.database.count();
         } else {
-          if (this.isFirstWorker) log.info(`listening on ${origin}; loading the catalogue`);
-          await this.load(inputs, this.isFirstWorker ? progressMode(log) : 'none');
+          log.info(`listening on ${origin}; loading the catalogue`);
+          await this.load(inputs, progressMode(log));
         }
       } catch (error) {
         if (!this.abort.signal.aborted) throw error;
@@ -152,14 +155,11 @@ class ServeProcess {
       this.state.phase = 'stopping';
       await closeGracefully(server, 1000);
       await this.database?.close();
+      await this.memory?.close();
       throw error;
     } finally {
       removeHandlers();
     }
-  }
-
-  private get isFirstWorker(): boolean {
-    return this.workerId === undefined || this.workerId === 1;
   }
 
   private async inputs(): Promise<CatalogInput[]> {
@@ -221,12 +221,8 @@ class ServeProcess {
 
   private announce(url: string): void {
     const papers = this.state.papers ?? 0;
-    if (cluster.isWorker && process.send !== undefined) {
-      const message: WorkerReady = { type: WORKER_READY, papers, url };
-      process.send(message);
-      return;
-    }
-    this.context.stdout.write(`paperlist: serving ${formatCount(papers)} papers at ${url}\n`);
+    const threads = this.memory === undefined ? '' : ` (${this.options.workers} query thread${this.options.workers === 1 ? '' : 's'})`;
+    this.context.stdout.write(`paperlist: serving ${formatCount(papers)} papers at ${url}${threads}\n`);
   }
 
   private installSignalHandlers(): () => void {
@@ -244,16 +240,13 @@ class ServeProcess {
       this.requestStop(signal);
     };
     const onHangup = () => void this.reload();
-    const onDisconnect = () => this.requestStop('disconnect');
     process.on('SIGTERM', onStop);
     process.on('SIGINT', onStop);
     process.on('SIGHUP', onHangup);
-    if (cluster.isWorker) process.on('disconnect', onDisconnect);
     return () => {
       process.off('SIGTERM', onStop);
       process.off('SIGINT', onStop);
       process.off('SIGHUP', onHangup);
-      process.off('disconnect', onDisconnect);
     };
   }
 
@@ -264,7 +257,7 @@ class ServeProcess {
     this.abort.abort(new Error(`stopped by ${reason}`));
     if (wasLoading) {
       this.interruptedLoading = true;
-      this.context.log.info(`${describeReason(reason)}: loading interrupted, stopping`);
+      this.context.log.info(`${reason}: loading interrupted, stopping`);
     }
     this.stopRequested?.(reason);
   }
@@ -276,11 +269,12 @@ class ServeProcess {
     await new Promise((resolve) => setTimeout(resolve, 20));
     await new Promise((resolve) => setImmediate(resolve));
     const inFlight = this.state.inFlight;
-    if (!this.interruptedLoading) log.info(`${describeReason(reason)}: shutting down, ${inFlight} request${inFlight === 1 ? '' : 's'} in flight`);
+    if (!this.interruptedLoading) log.info(`${reason}: shutting down, ${inFlight} request${inFlight === 1 ? '' : 's'} in flight`);
     const { cut } = await closeGracefully(server, this.options.shutdownTimeout * 1000);
     if (cut > 0) log.warn(`cut ${cut} connection${cut === 1 ? '' : 's'} still open after ${this.options.shutdownTimeout}s`);
     await this.reloading?.catch(() => {});
     await this.database?.close();
+    await this.memory?.close();
     log.info('stopped');
     return EXIT.OK;
   }

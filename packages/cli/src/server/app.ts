@@ -1,7 +1,6 @@
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { PaperSource, PapersRequest } from '@paperlist/core';
-import { papersRouter } from '@paperlist/express';
-import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
+import { createRequestListener, type TrustProxy } from '@paperlist/core/node';
 
 /** What the app shows on `/healthz` and whether it serves papers yet. */
 export interface ServerState {
@@ -25,9 +24,9 @@ export interface AppOptions {
   allowedHosts?: readonly string[];
   /** Milliseconds a catalogue query may take before the request gets a 503. */
   timeoutMs?: number;
-  /** Express's `trust proxy` setting. */
-  trustProxy?: boolean | number | string;
-  /** Called when the source fails (the client gets a 503) or an unexpected error reaches Express. */
+  /** Which proxies may set X-Forwarded-Proto and -Host (Express's `trust proxy` values). */
+  trustProxy?: TrustProxy;
+  /** Called when the source fails (the client gets a 503) or the server itself fails. */
   onError: (error: unknown, where: string) => void;
   /** Waits this long before answering each API request (to test shutdowns with requests in flight). */
   responseDelayMs?: number;
@@ -36,70 +35,72 @@ export interface AppOptions {
 }
 
 /**
- * The paperlist server as an Express 5 app: the papers API at `{mount}/papers/`, `/healthz`,
- * `/` redirecting to the list, JSON 404s for every other path, and a JSON 500 for unexpected errors.
- * While the catalogue loads the API answers 503 with `Retry-After`.
+ * The paperlist server as a `node:http` request listener: the papers API at `{mount}/papers/`
+ * (and its OpenAPI document at `{mount}/schema/`), `/healthz`, `/` redirecting to the list,
+ * and JSON 404s for every other path. While the catalogue loads the API answers 503 with
+ * `Retry-After`. No framework: the thread accepting connections parses, routes and writes.
  */
-export function createApp(options: AppOptions): Express {
+export function createApp(options: AppOptions): RequestListener {
   const { state, mount } = options;
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('trust proxy', options.trustProxy ?? false);
-
-  app.use(track(state, options.onResponse));
-  app.get('/healthz', (_req, res) => {
-    const ready = state.phase === 'ready';
-    sendJson(res, ready ? 200 : 503, { status: state.phase, papers: state.papers ?? null });
-  });
-  app.get('/', (_req, res) => {
-    res.redirect(302, `${mount}/papers/`);
-  });
-  app.use(mount === '' ? '/' : mount, (_req, res, next) => {
-    if (state.phase !== 'loading') return next();
-    res.setHeader('Retry-After', '5');
-    sendJson(res, 503, { detail: 'The catalogue is loading; try again shortly.' });
+  const papers = createRequestListener({
+    source: options.source,
+    mount,
+    ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
+    ...(options.pageSize === undefined ? {} : { pageSize: options.pageSize }),
+    ...(options.maxPageSize === undefined ? {} : { maxPageSize: options.maxPageSize }),
+    ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
+    onError: (error: unknown, request: PapersRequest) => options.onError(error, `${request.method} ${request.url}`),
   });
   const delay = options.responseDelayMs ?? 0;
-  if (delay > 0) app.use(mount === '' ? '/' : mount, (_req, _res, next) => void setTimeout(next, delay));
-  app.use(
-    mount === '' ? '/' : mount,
-    papersRouter({
-      source: options.source,
-      ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
-      ...(options.pageSize === undefined ? {} : { pageSize: options.pageSize }),
-      ...(options.maxPageSize === undefined ? {} : { maxPageSize: options.maxPageSize }),
-      ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
-      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-      onError: (error: unknown, request: PapersRequest) => options.onError(error, `${request.method} ${request.url}`),
-    }),
-  );
-  app.use((_req, res) => {
-    sendJson(res, 404, { detail: 'Not found.' });
-  });
-  const onError: ErrorRequestHandler = (error, req, res, _next) => {
-    options.onError(error, `${req.method} ${req.originalUrl}`);
-    if (res.headersSent) {
-      res.destroy();
-      return;
+  const apiPrefix = `${mount}/`;
+
+  return (req, res) => {
+    track(req, res, state, options.onResponse);
+    try {
+      const path = pathOf(req.url ?? '/');
+      if (path === '/healthz') {
+        const ready = state.phase === 'ready';
+        return sendJson(res, ready ? 200 : 503, { status: state.phase, papers: state.papers ?? null });
+      }
+      if (path === '/') {
+        res.statusCode = 302;
+        res.setHeader('Location', `${mount}/papers/`);
+        return res.end();
+      }
+      const inApi = mount === '' || path === mount || path.startsWith(apiPrefix);
+      if (inApi && state.phase === 'loading') {
+        res.setHeader('Retry-After', '5');
+        return sendJson(res, 503, { detail: 'The catalogue is loading; try again shortly.' });
+      }
+      const notFound = () => sendJson(res, 404, { detail: 'Not found.' });
+      if (!inApi) return notFound();
+      if (delay > 0) setTimeout(() => papers(req, res, notFound), delay);
+      else papers(req, res, notFound);
+    } catch (error) {
+      options.onError(error, `${req.method} ${req.url}`);
+      if (res.headersSent) res.destroy();
+      else sendJson(res, 500, { detail: 'Internal server error.' });
     }
-    sendJson(res, 500, { detail: 'Internal server error.' });
   };
-  app.use(onError);
-  return app;
+}
+
+/** The path of a request target, without its query. */
+function pathOf(url: string): string {
+  const query = url.indexOf('?');
+  return query < 0 ? url : url.slice(0, query);
 }
 
 /** Counts requests in flight, asks clients to close their connection during a shutdown, and logs. */
-function track(state: ServerState, onResponse: AppOptions['onResponse']): RequestHandler {
-  return (req, res, next) => {
-    const started = performance.now();
-    state.inFlight++;
-    if (state.phase === 'stopping') res.setHeader('Connection', 'close');
-    res.once('close', () => {
-      state.inFlight--;
-      onResponse?.({ method: req.method, url: req.originalUrl, status: res.statusCode, ms: performance.now() - started });
-    });
-    next();
-  };
+function track(req: IncomingMessage, res: ServerResponse, state: ServerState, onResponse: AppOptions['onResponse']): void {
+  const started = performance.now();
+  state.inFlight++;
+  if (state.phase === 'stopping') res.setHeader('Connection', 'close');
+  res.once('close', () => {
+    state.inFlight--;
+    onResponse?.({ method: req.method ?? 'GET', url: req.url ?? '/', status: res.statusCode, ms: performance.now() - started });
+  });
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {

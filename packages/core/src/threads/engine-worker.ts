@@ -13,6 +13,8 @@ const port = parentPort;
 if (port === null) throw new Error('paperlist: engine-worker.js runs as a worker thread of the memory source');
 const data = workerData as ThreadData;
 let engine = new Engine(indexFromParts(data.parts));
+// For tests of the server around a slow query: each query first keeps this thread busy so long.
+const debugSpinMs = Number(process.env['PAPERLIST_DEBUG_QUERY_SPIN_MS'] ?? 0);
 
 port.on('message', (message: ToThread) => {
   if (message.type === 'load') {
@@ -20,6 +22,7 @@ port.on('message', (message: ToThread) => {
     return;
   }
   const { id, query, budgetMs, token } = message;
+  if (debugSpinMs > 0) for (const until = performance.now() + debugSpinMs; performance.now() < until; );
   let reply: ToPool;
   try {
     const cancel = { flag: data.cancel, index: data.slot, token };

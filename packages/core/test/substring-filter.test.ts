@@ -18,11 +18,12 @@ const TRICKY: Partial<Paper>[] = [
   { title: '"Quoted" \\backslash\\ title', abstract: 'Quotes " inside " and back\\slashes \\\\ here' },
   { title: 'Émoji 😀 and ς vs σ: ΟΔΟΣ Σ', abstract: 'Café CAFÉ cafe\u0301 e\u0301 ǅungla Ǆ' },
   { title: 'x', abstract: '' },
+  { title: 'Control \u0001char and \u001ffin', abstract: 'new\nlines; tab\tsep; cr\rx; bell\u0007b; back\\nslash; quote\"n' },
   { title: 'Long abstract', abstract: Array.from({ length: 9000 }, (_, i) => (i % 7 === 0 ? 'of the' : `w${i % 50}`)).join(' ') },
 ];
 
 const ALPHABET = ['a', 'e', 't', 'h', 'o', 'f', 'n', 's', 'i', 'x', 'y', '0', '1', ' ', '  ', '-', '.', ',', '(', ')', '$', '\\', '"', ':', ';', 'é', 'İ', 'i̇', 'ß', 'ss', '\u212a', 'k', 'σ', 'ς', '😀', '\n', '\t', 'ﬁ', 'fi'];
-const FIXED = ['tion of the', ' of the ', 'of the', 'e.g.', 'state-of-the-art', ', ', ',', ' ', '  ', '.', 'zzzzzzzqqq', 'e', 'the', 'th', 'ation', ' a', 'a ', 'x,y', 'x, y', '-', '--', '$\\', 'i̇', 'istanbul', 'k', '\u212a', 'straße', 'ς', 'σ', 'é', 'cafe', '\n', 'of them.', 'of the end', 'w1 w2', 'of the w'];
+const FIXED = ['nlines', 'tsep', 'rx', 'u000', '0001', '001f', '01c', '1ffin', 'nslash', 'n', '\\n', 'k\\n', '"n', 'ell', 'lb', 'l\u0007b', 'tion of the', ' of the ', 'of the', 'e.g.', 'state-of-the-art', ', ', ',', ' ', '  ', '.', 'zzzzzzzqqq', 'e', 'the', 'th', 'ation', ' a', 'a ', 'x,y', 'x, y', '-', '--', '$\\', 'i̇', 'istanbul', 'k', '\u212a', 'straße', 'ς', 'σ', 'é', 'cafe', '\n', 'of them.', 'of the end', 'w1 w2', 'of the w'];
 
 describe('substring filters = toLowerCase().includes', () => {
   let papers: Paper[];

@@ -31,8 +31,12 @@ export interface PartSeparators {
   afterIsEdge: boolean;
 }
 
-/** Costs, in units of about one position read, that decide when a part is cheaper to verify. */
-const LOOKUP_COST = 40;
+/** Work units (about one position read each) of finding one word's positions in one document: rank and skip entries. */
+export const LOOKUP_COST = 150;
+/** Work units per position read when a part's words are walked and merged with the starts. */
+export const WALK_COST = 12;
+/** Work units per position read when the anchor's starts are collected. */
+export const ANCHOR_COST = 5;
 
 /**
  * Finds the places where the words of consecutive parts stand at consecutive positions:
@@ -174,7 +178,7 @@ export class PhraseJoin {
     let total = 0;
     for (let i = 0; i < words.length; i++) {
       const w = words[i]!;
-      total += Math.min(df[w]! + positionsAt[w + 1]! - positionsAt[w]!, this.segments * LOOKUP_COST);
+      total += Math.min((df[w]! + positionsAt[w + 1]! - positionsAt[w]!) * WALK_COST, this.segments * LOOKUP_COST);
     }
     return total;
   }

@@ -1,20 +1,25 @@
 import { uint32Array } from '../alloc.js';
 import { bitsetWords } from '../bits.js';
 import type { IndexData } from '../builder.js';
-import { EMPTY_SET, filterByBits, intersectSets, listSet, setSize, setToList, type DocSet } from '../doc-set.js';
+import { EMPTY_SET, filterByBits, intersectSets, listSet, setHas, setSize, setToList, type DocSet } from '../doc-set.js';
 import { asciiBytes } from '../paper-store.js';
-import type { PartSeparators, PhraseJoin } from '../phrase-join.js';
+import { ANCHOR_COST, LOOKUP_COST, WALK_COST, type PartSeparators, type PhraseJoin } from '../phrase-join.js';
 import { LAST, POSITION } from '../postings.js';
 import { spend } from '../work-budget.js';
 import { charSet, type FieldText } from './field-text.js';
 import { readNeedle } from './needle.js';
+import { canSearchRaw, prepareRawNeedle, rawContains } from './raw-search.js';
 import { wordsFor, type RunMatch } from './word-sets.js';
 
 /** The text fields a substring filter reads. */
 export type TextField = 'title' | 'abstract';
 
-/** Work units (about one position read) of reading one document's field to check a needle. */
-const READ_COST: Record<TextField, number> = { title: 60, abstract: 700 };
+/**
+ * Work units of reading one document's field to check a needle. A unit is about one position
+ * read in a walk of the postings (1.2 ns on the machine of docs/performance.md); reading a
+ * field costs about 0.7 µs for a title, 3 µs for an abstract there (memory latency, mostly).
+ */
+const READ_COST: Record<TextField, number> = { title: 600, abstract: 2500 };
 
 /**
  * The documents whose `field`, lower-cased, contains `needle` (already lower-cased): exactly
@@ -33,13 +38,11 @@ const READ_COST: Record<TextField, number> = { title: 60, abstract: 700 };
 export function substringMatches(index: IndexData, join: PhraseJoin, field: TextField, needle: string, within: DocSet | null): DocSet {
   const text = field === 'title' ? index.titleText : index.abstractText;
   const read = (docs: Uint32Array) => readEach(index, field, needle, docs);
-  if (within !== null && within.kind !== 'all' && setSize(within) * READ_COST[field] < indexCost(index, needle)) {
-    return listSet(read(setToList(within)));
-  }
   const restrict = within !== null && within.kind === 'all' ? null : within;
+  const all: DocSet = { kind: 'all', size: index.n };
   const parsed = readNeedle(needle);
   if (parsed.kind === 'unicode') {
-    let candidates: DocSet = restrict ?? { kind: 'all', size: index.n };
+    let candidates: DocSet = restrict ?? all;
     for (const point of parsed.codePoints) {
       const i = indexOf(text.unicode, point);
       if (i < 0) return EMPTY_SET;
@@ -48,28 +51,78 @@ export function substringMatches(index: IndexData, join: PhraseJoin, field: Text
     return listSet(read(setToList(candidates)));
   }
   const { words, separators } = parsed;
-  let found: DocSet;
-  if (words.length === 0) found = separatorRuns(text, index.n, separators[0]!);
-  else if (words.length === 1 && separators[0] === '' && separators[1] === '' && words[0]!.length === 1) {
-    found = text.chars.set(charSet(words[0]!.charCodeAt(0)));
-  } else if (words.length === 1 && separators[0] === '' && separators[1] === '') {
-    found = occursIn(index, text, field, wordsFor(index, words[0]!, 'contains'), read);
-  } else {
-    const k = words.length;
-    const parts = words.map((word, c) => wordsFor(index, word, partMatch(c, k, separators)));
-    if (parts.some((p) => p.length === 0)) return EMPTY_SET;
-    const rules = parts.map((_, c): PartSeparators => ({
-      before: c === 0 ? nonEmpty(separators[0]!) : separators[c]!,
-      beforeIsEdge: c === 0,
-      after: c === k - 1 ? nonEmpty(separators[k]!) : separators[c + 1]!,
-      afterIsEdge: c === k - 1,
-    }));
-    const { yes, verify } = join.status(parts, field, rules, text.nonAscii, restrict, READ_COST[field]);
-    // Oversize documents carry no positions: the join cannot see them, so they are read.
-    const unsure = union(verify, index.layout.oversize);
-    found = union(yes, read(unsure.kind === 'list' ? unsure.docs : verify));
+  const k = words.length;
+  // Exact from the field's sets alone.
+  if (k === 0) return within_(separatorRuns(text, index.n, (run) => run.includes(separators[0]!)), restrict, index.n);
+  if (k === 1 && separators[0] === '' && separators[1] === '' && words[0]!.length === 1) {
+    return within_(text.chars.set(charSet(words[0]!.charCodeAt(0))), restrict, index.n);
   }
-  return restrict === null ? found : intersectSets(found, restrict, index.n);
+  // Necessary conditions, exact for every document: the needle's letters and digits are in the
+  // field, its inner separators are separator runs of it, its edges end and start such runs.
+  let candidates: DocSet = restrict ?? all;
+  for (const set of neededChars(words)) candidates = intersectSets(candidates, text.chars.set(set), index.n);
+  for (let c = 1; c < k; c++) candidates = intersectSets(candidates, separatorRuns(text, index.n, (run) => run === separators[c]), index.n);
+  const first = separators[0]!;
+  const last = separators[k]!;
+  if (first !== '') candidates = intersectSets(candidates, separatorRuns(text, index.n, (run) => run.endsWith(first)), index.n);
+  if (last !== '') candidates = intersectSets(candidates, separatorRuns(text, index.n, (run) => run.startsWith(last)), index.n);
+  const count = setSize(candidates);
+  if (count === 0) return EMPTY_SET;
+
+  const matches = words.map((_, c) => partMatch(c, k, separators));
+  const parts = words.map((word, c) => wordsFor(index, word, matches[c]!));
+  if (parts.some((p) => p.length === 0)) return EMPTY_SET;
+  // Reading the candidates, or the word positions: whichever is cheaper.
+  if (count * READ_COST[field] <= joinCost(index, parts, count)) return listSet(read(setToList(candidates)));
+  const narrowed = candidates.kind === 'all' ? null : candidates;
+  if (k === 1 && first === '' && last === '') return within_(occursIn(index, text, field, parts[0]!, read), narrowed, index.n);
+  const rules = parts.map((_, c): PartSeparators => ({
+    before: c === 0 ? nonEmpty(first) : separators[c]!,
+    beforeIsEdge: c === 0,
+    after: c === k - 1 ? nonEmpty(last) : separators[c + 1]!,
+    afterIsEdge: c === k - 1,
+  }));
+  const { yes, verify } = join.status(parts, field, rules, text.nonAscii, narrowed, READ_COST[field]);
+  // Oversize documents carry no positions: the join cannot see them, so they are read.
+  const oversize = narrowed === null ? index.layout.oversize : index.layout.oversize.filter((d) => setHas(narrowed, d));
+  const unsure = union(verify, oversize);
+  return union(yes, read(unsure.kind === 'list' ? unsure.docs : verify));
+}
+
+/** `set` within `restrict` (all of it when there is no restriction). */
+function within_(set: DocSet, restrict: DocSet | null, n: number): DocSet {
+  return restrict === null ? set : intersectSets(set, restrict, n);
+}
+
+/** The character sets of the distinct letters and digits of `words`. */
+function neededChars(words: readonly string[]): number[] {
+  const sets = new Set<number>();
+  for (const word of words) for (let i = 0; i < word.length; i++) sets.add(charSet(word.charCodeAt(i)));
+  return [...sets];
+}
+
+/**
+ * About what the join costs, in position reads: all the occurrences of its cheapest part,
+ * then for each other part the cheaper of its occurrences and a lookup per candidate.
+ */
+function joinCost(index: IndexData, parts: readonly Uint32Array[], candidates: number): number {
+  const { positionsAt, df } = index.postings;
+  const costs = parts.map((words) => {
+    let total = 0;
+    for (let i = 0; i < words.length; i++) total += df[words[i]!]! + positionsAt[words[i]! + 1]! - positionsAt[words[i]!]!;
+    return total;
+  });
+  const anchor = Math.min(...costs);
+  let total = anchor * ANCHOR_COST;
+  let skipped = false;
+  for (const cost of costs) {
+    if (cost === anchor && !skipped) {
+      skipped = true;
+      continue;
+    }
+    total += Math.min(cost * WALK_COST, candidates * LOOKUP_COST);
+  }
+  return total;
 }
 
 /** How run `c` of `k` must meet its word, given the separators around it. */
@@ -86,14 +139,14 @@ function nonEmpty(separator: string): string | null {
   return separator === '' ? null : separator;
 }
 
-/** Needles of separator characters only: every run of separators holding it (exact). */
-function separatorRuns(text: FieldText, n: number, needle: string): DocSet {
+/** The documents with a separator run of the field that `accept`s (a union over the field's runs). */
+function separatorRuns(text: FieldText, n: number, accept: (run: string) => boolean): DocSet {
   const { runs, runDocs } = text;
   spend(runs.chars.length);
   const bits = uint32Array(bitsetWords(n));
   let any = false;
   for (let r = 0; r < runs.size; r++) {
-    if (!runs.word(r).includes(needle)) continue;
+    if (!accept(runs.word(r))) continue;
     any = true;
     const set = runDocs.set(r);
     spend(set.kind === 'bits' ? bits.length : setSize(set));
@@ -154,32 +207,30 @@ function occursIn(index: IndexData, text: FieldText, field: TextField, words: Ui
   return bitsToSet(bits);
 }
 
-/** The documents of `docs` whose field holds the needle, read from the stored JSON. */
+/**
+ * The documents of `docs` (ascending) whose field holds the needle, read from the stored JSON:
+ * ASCII fields on their raw bytes (see raw-search.ts), other fields as decoded strings.
+ */
 function readEach(index: IndexData, field: TextField, needle: string, docs: Uint32Array): Uint32Array {
   const { store } = index;
+  const text = field === 'title' ? index.titleText : index.abstractText;
   const bytes = asciiBytes(needle);
+  const raw = bytes !== null && canSearchRaw(bytes) ? prepareRawNeedle(bytes) : null;
+  const nonAscii = text.nonAscii;
   const kept = uint32Array(docs.length);
   let k = 0;
+  let u = 0;
   for (let i = 0; i < docs.length; i++) {
     const d = docs[i]!;
     spend(READ_COST[field]);
-    if (field === 'title' ? store.titleContains(d, needle, bytes) : store.abstractContains(d, needle, bytes)) kept[k++] = d;
+    while (u < nonAscii.length && nonAscii[u]! < d) u++;
+    const ascii = u >= nonAscii.length || nonAscii[u] !== d;
+    let found: boolean;
+    if (ascii && raw !== null) found = rawContains(store.chunk(d), store.fieldStart(d, field), raw);
+    else found = field === 'title' ? store.titleContains(d, needle, bytes) : store.abstractContains(d, needle, bytes);
+    if (found) kept[k++] = d;
   }
   return kept.subarray(0, k);
-}
-
-/** A rough count of the positions the index path reads for a needle, to compare with reading texts. */
-function indexCost(index: IndexData, needle: string): number {
-  const parsed = readNeedle(needle);
-  if (parsed.kind !== 'ascii' || parsed.words.length === 0) return index.n / 8;
-  const { positionsAt } = index.postings;
-  let cheapest = Infinity;
-  for (const word of parsed.words) {
-    const w = index.vocabulary.find(word);
-    const cost = w < 0 ? index.n / 8 : positionsAt[w + 1]! - positionsAt[w]!;
-    cheapest = Math.min(cheapest, cost);
-  }
-  return cheapest;
 }
 
 function indexOf(sorted: Uint32Array, value: number): number {

@@ -1,0 +1,103 @@
+/**
+ * Case-insensitive search of an ASCII needle in the JSON string of an ASCII field, on the
+ * stored bytes themselves: no decoding. The native `indexOf` finds the end of the string and
+ * the candidates (the needle's rarest byte, in both cases); each candidate is compared with
+ * ASCII case folding, and refused when it starts inside an escape sequence (`\n`, `\u001f`),
+ * whose letters are not text. Only needles holding a character JSON escapes (a quote, a
+ * backslash, a control character) cannot be found this way: {@link canSearchRaw} says so.
+ */
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/**
+ * Rough frequency rank of bytes in English scientific text (higher: more frequent), used to
+ * pick the needle's rarest byte as the one to look for.
+ */
+const FREQUENCY = new Uint8Array(128);
+' etaoinsrhldcumfpgwybvkxjqz'.split('').forEach((c, i) => (FREQUENCY[c.charCodeAt(0)] = 200 - i * 6));
+'0123456789'.split('').forEach((c) => (FREQUENCY[c.charCodeAt(0)] = 40));
+for (const c of ',.-()') FREQUENCY[c.charCodeAt(0)] = 90;
+
+/** Whether `needle` (lower-case ASCII bytes) holds no character that JSON strings escape. */
+export function canSearchRaw(needle: Uint8Array): boolean {
+  for (let i = 0; i < needle.length; i++) {
+    const b = needle[i]!;
+    if (b < 0x20 || b === QUOTE || b === BACKSLASH || b >= 0x80) return false;
+  }
+  return needle.length > 0;
+}
+
+/** A prepared needle: its bytes and which of them to look for. */
+export interface RawNeedle {
+  bytes: Uint8Array;
+  /** Index of the byte searched for. */
+  pivot: number;
+  /** That byte, lower case, and its upper case (or -1 when it has none). */
+  lower: number;
+  upper: number;
+}
+
+export function prepareRawNeedle(needle: Uint8Array): RawNeedle {
+  let pivot = 0;
+  for (let j = 1; j < needle.length; j++) if (FREQUENCY[needle[j]!]! < FREQUENCY[needle[pivot]!]!) pivot = j;
+  const lower = needle[pivot]!;
+  return { bytes: needle, pivot, lower, upper: lower >= 97 && lower <= 122 ? lower - 32 : -1 };
+}
+
+/**
+ * Whether the JSON string starting (at its opening quote) at `from` in `json` holds the
+ * needle, ignoring ASCII case. The string must hold ASCII text only.
+ */
+export function rawContains(json: Uint8Array, from: number, needle: RawNeedle): boolean {
+  // A view of the string's content: the native searches must stop at its end, not run through the chunk.
+  const text = json.subarray(from + 1, closingQuote(json, from));
+  const end = text.length;
+  const { bytes, pivot, lower, upper } = needle;
+  const m = bytes.length;
+  let a = text.indexOf(lower, pivot);
+  let b = upper < 0 ? -1 : text.indexOf(upper, pivot);
+  for (;;) {
+    if (a >= end) a = -1;
+    if (b >= end) b = -1;
+    if (a < 0 && b < 0) return false;
+    const hit = a < 0 ? b : b < 0 ? a : Math.min(a, b);
+    const at = hit - pivot;
+    if (at + m <= end && matchesAt(text, at, bytes) && !insideEscape(text, 0, at)) return true;
+    if (hit === a) a = text.indexOf(lower, a + 1);
+    else b = text.indexOf(upper, b + 1);
+  }
+}
+
+/** The index of the quote closing the JSON string opened at `from`. */
+function closingQuote(json: Uint8Array, from: number): number {
+  let i = json.indexOf(QUOTE, from + 1);
+  while (i > 0 && escaped(json, from + 1, i)) i = json.indexOf(QUOTE, i + 1);
+  return i;
+}
+
+function matchesAt(json: Uint8Array, at: number, needle: Uint8Array): boolean {
+  for (let j = 0; j < needle.length; j++) {
+    let c = json[at + j]!;
+    if (c >= 65 && c <= 90) c += 32;
+    if (c !== needle[j]) return false;
+  }
+  return true;
+}
+
+/** Whether the byte at `i` is preceded by an odd run of backslashes (it is escaped). */
+function escaped(json: Uint8Array, start: number, i: number): boolean {
+  let k = i - 1;
+  while (k >= start && json[k] === BACKSLASH) k--;
+  return ((i - 1 - k) & 1) === 1;
+}
+
+/** Whether position `at` is inside an escape sequence: `\x` or `\uXXXX` (not text of its own). */
+function insideEscape(json: Uint8Array, start: number, at: number): boolean {
+  if (at > start && escaped(json, start, at)) return true;
+  // \uXXXX: `at` is one of the four hex digits.
+  for (let k = 1; k <= 4 && at - k - 1 >= start; k++) {
+    if (json[at - k] === 0x75 && escaped(json, start, at - k)) return true;
+  }
+  return false;
+}

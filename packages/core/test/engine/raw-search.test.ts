@@ -1,0 +1,43 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { canSearchRaw, prepareRawNeedle, rawContains } from '../../src/engine/substring/raw-search.js';
+
+/** The raw-bytes search of ASCII JSON strings against decoding them and `toLowerCase().includes`. */
+describe('rawContains', () => {
+  const encode = (text: string) => new TextEncoder().encode(`{"x":${JSON.stringify(text)},"y":"n\\"0"}`);
+  const check = (text: string, needle: string) => {
+    const bytes = new TextEncoder().encode(needle);
+    if (!canSearchRaw(bytes)) return;
+    const json = encode(text);
+    expect(rawContains(json, 5, prepareRawNeedle(bytes)), `${JSON.stringify(text)} ∋ ${JSON.stringify(needle)}`).toBe(text.toLowerCase().includes(needle));
+  };
+
+  it.each([
+    ['new\nlines', 'nlines'],
+    ['new\nlines', 'lines'],
+    ['tab\tsep', 'tsep'],
+    ['a\u0001b', '001'],
+    ['a\u001fb', '01fb'],
+    ['a\u001fb', 'fb'],
+    ['back\\nslash', 'nslash'],
+    ['quote"n', 'n'],
+    ['ends with n', 'n"'],
+    ['ABC', 'abc'],
+    ['', 'a'],
+    ['xyz', 'xyz0'],
+  ])('%j contains %j only where the text does', (text, needle) => check(text, needle));
+
+  it('agrees with the decoded text on random strings with escapes', () => {
+    const alphabet = ['a', 'B', 'n', 't', 'u', '0', '1', 'f', ' ', '.', '\n', '\t', '\r', '\u0001', '\u001f', '"', '\\', 'e', 'g'];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...alphabet), { maxLength: 30 }), fc.array(fc.constantFrom('a', 'b', 'n', 't', 'u', '0', '1', 'f', ' ', '.', 'e', 'g'), { minLength: 1, maxLength: 4 }), (chars, needle) => {
+        check(chars.join(''), needle.join(''));
+      }),
+      { numRuns: 5000, seed: 3 },
+    );
+  });
+
+  it('refuses needles holding characters JSON escapes', () => {
+    for (const needle of ['"', '\\', '\n', 'a\tb', 'é']) expect(canSearchRaw(new TextEncoder().encode(needle))).toBe(false);
+  });
+});

@@ -16,9 +16,17 @@ if (args.only.has('engine')) {
   const { runEngineBench } = await import('./engine.bench.js');
   await runEngineBench(args);
 }
+if (args.only.has('adversarial')) {
+  const { runAdversarialBench } = await import('./adversarial.bench.js');
+  await runAdversarialBench(args);
+}
 if (args.only.has('http')) {
   const { runHttpBench } = await import('./http.bench.js');
   await runHttpBench(args);
+}
+if (args.only.has('load')) {
+  const { runLoadBench } = await import('./load.bench.js');
+  await runLoadBench(args);
 }
 if (args.only.has('postgres')) {
   const file = fileURLToPath(new URL('./postgres.bench.ts', import.meta.url));

@@ -1,5 +1,6 @@
 import { textWords, type Paper } from '@paperlist/core';
 import { loadSamplePapers } from '@paperlist/core/sample';
+import { seededRandom } from '../random.js';
 
 /** One request of the benchmark: a search of a class, an ordering, a page. */
 export interface BenchQuery {
@@ -103,15 +104,4 @@ export function queryString(query: BenchQuery): string {
   const pairs = [`q=${encodeURIComponent(query.q)}`];
   if (query.ordering) pairs.push(`ordering=${query.ordering}`);
   return pairs.join('&');
-}
-
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

@@ -22,9 +22,17 @@ export function parseSeconds(value: string): number {
   return n;
 }
 
-/** Query threads: `auto` is one per CPU. */
+/**
+ * Query threads by default: one per CPU and two more, so that a short query finds a thread while
+ * long ones run (they share the cores; measured in docs/performance.md).
+ */
+export function defaultWorkers(): number {
+  return availableParallelism() + 2;
+}
+
+/** Query threads: `auto` is {@link defaultWorkers}. */
 export function parseWorkers(value: string): number {
-  if (value === 'auto') return availableParallelism();
+  if (value === 'auto') return defaultWorkers();
   const n = /^\d+$/.test(value) ? Number(value) : NaN;
   if (!Number.isSafeInteger(n) || n < 1 || n > 256) throw new InvalidArgumentError('expected a number of query threads from 1 to 256, or "auto".');
   return n;

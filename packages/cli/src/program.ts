@@ -18,8 +18,8 @@ import {
   parseMilliseconds,
   parseTrustProxy,
   parseWorkers,
+  defaultWorkers,
 } from './options.js';
-import { availableParallelism } from 'node:os';
 import { DEFAULT_BUDGET_MS } from '@paperlist/core';
 
 /** Where the CLI reads and writes; the process's own by default (tests may pass others). */
@@ -101,9 +101,9 @@ ${EXIT_CODES_HELP}`,
       .option('--base-url <url>', 'scheme://host[:port] that next/previous links start with (default: from each request)')
       .addOption(new Option('--mount <path>', 'URL path the API is mounted at').argParser(parseMount).default('/api/v1'))
       .addOption(
-        new Option('-w, --workers <n>', 'query threads sharing the one in-memory index, or "auto" for one per CPU')
+        new Option('-w, --workers <n>', 'query threads sharing the one in-memory index, or "auto": one per CPU and two more')
           .argParser(parseWorkers)
-          .default(availableParallelism(), '"auto"'),
+          .default(defaultWorkers(), '"auto"'),
       )
       .addOption(
         new Option('--budget <ms>', 'milliseconds of work one query may take; a query that needs more stops and is answered 503')

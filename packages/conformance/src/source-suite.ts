@@ -35,6 +35,11 @@ export function queryFor(raw: string, offset = 0, limit = 50): PaperQuery {
 
 const ids = (page: { results: Parameters<typeof toPaper>[0][] }) => page.results.map((r) => toPaper(r).id);
 
+/** A paper of only an id and a title (the other fields empty), for small catalogues of one test. */
+function fixturePaper(id: string, title: string): Paper {
+  return { id, arxiv_id: null, nips_id: null, url_abs: `https://example.org/${id}`, url_pdf: `https://example.org/${id}.pdf`, title, abstract: '', authors: [], published: null, conference: null, conference_url_abs: null, conference_url_pdf: null, proceeding: null };
+}
+
 /**
  * The one suite every PaperSource passes: literal answers on a small catalogue, then the
  * same answers as the reference scan source on the 4,000-paper sample for a table of
@@ -108,6 +113,29 @@ export function definePaperSourceSuite(target: SourceSuiteTarget): void {
       expect(new Set(ids(page))).toEqual(new Set(['attention-1', 'attention-is-all-you-need', 'transformers-rule']));
       if (exactRelevance) expect(ids(page)).toEqual(['attention-1', 'attention-is-all-you-need', 'transformers-rule']);
       expect(ids(await list('q=transformers'))).toEqual(['transformers-rule']);
+    });
+
+    it('does not rank by a term that matches more than 4/5 of the catalogue', async () => {
+      // `the` is in every paper of this catalogue: it matches as ever, but scores nothing, so the
+      // papers come in the default order (title); `dots` (in 4 of 5) still ranks by its count.
+      const catalogue = [
+        fixturePaper('p-quantum', 'The quantum dots of the lattice'),
+        fixturePaper('p-many', 'The the the the the dots'),
+        fixturePaper('p-and', 'Transformers and the dots'),
+        fixturePaper('p-alone', 'Alone on the shelf'),
+        fixturePaper('p-dots', 'The dots, dots and dots'),
+      ];
+      const small = await target.create(catalogue);
+      try {
+        const the = await small.list(queryFor('q=the'));
+        expect(the.count).toBe(5);
+        if (exactRelevance) expect(ids(the)).toEqual(['p-alone', 'p-dots', 'p-quantum', 'p-many', 'p-and']);
+        const dots = await small.list(queryFor('q=the+dots'));
+        expect(dots.count).toBe(4);
+        if (exactRelevance) expect(ids(dots)[0]).toBe('p-dots');
+      } finally {
+        await small.close?.();
+      }
     });
 
     it('ranks a one- or two-character term by its whole word only; its prefix matches still match', async () => {

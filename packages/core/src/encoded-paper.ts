@@ -1,6 +1,7 @@
 import { serializePaper, type Paper } from './paper.js';
 
 const utf8 = new TextEncoder();
+const ENCODED_PAPER = Symbol.for('paperlist.EncodedPaper');
 const utf8Decoder = new TextDecoder();
 
 /**
@@ -9,11 +10,19 @@ const utf8Decoder = new TextDecoder();
  * unchanged, and only parses them when a caller asks for the object.
  */
 export class EncodedPaper {
+  /** Brands instances, so two copies of this package (a bundle and a dependency) still recognise each other's. */
+  readonly [ENCODED_PAPER] = true;
+
   /** @param id the paper's id. @param json compact UTF-8 JSON, fields in canonical order. */
   constructor(
     readonly id: string,
     readonly json: Uint8Array,
   ) {}
+
+  /** Whether `record` is an encoded paper (from any copy of this package). */
+  static is(record: unknown): record is EncodedPaper {
+    return typeof record === 'object' && record !== null && (record as { [ENCODED_PAPER]?: unknown })[ENCODED_PAPER] === true;
+  }
 
   /** Encodes a paper once, for sources that keep the bytes. */
   static fromPaper(paper: Paper): EncodedPaper {
@@ -31,10 +40,10 @@ export type PaperRecord = Paper | EncodedPaper;
 
 /** The paper object behind a record, decoding it when it is pre-encoded. */
 export function toPaper(record: PaperRecord): Paper {
-  return record instanceof EncodedPaper ? record.toPaper() : record;
+  return EncodedPaper.is(record) ? record.toPaper() : record;
 }
 
 /** The JSON bytes of a record, encoding it when it is an object. */
 export function toJsonBytes(record: PaperRecord): Uint8Array {
-  return record instanceof EncodedPaper ? record.json : utf8.encode(serializePaper(record));
+  return EncodedPaper.is(record) ? record.json : utf8.encode(serializePaper(record));
 }

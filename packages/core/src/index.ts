@@ -36,6 +36,8 @@ export {
   RELEVANCE,
   SHORT_PREFIX_LENGTH,
   inverseDocumentFrequency,
+  STOP_TERM_SHARE,
+  termWeight,
   fieldScore,
   prefixWeightOf,
   termScore,
@@ -109,7 +111,9 @@ export {
   type RecordFormat,
   type RecordFormatOption,
 } from './formats/index.js';
+export { SnapshotError } from './snapshot/snapshot-file.js';
 export {
+  openMemorySource,
   createMemorySourceFromStream,
   type IndexedMemorySource,
   type MemoryStreamOptions,

@@ -71,6 +71,12 @@ export interface PaperPage {
   count: number;
   /** At most `limit` papers, in order, starting at `offset`. */
   results: PaperRecord[];
+  /**
+   * Optional: the JSON of `results`, joined by commas (no brackets), when the source keeps its
+   * papers encoded. The handler then writes these bytes as the `results` array as they are
+   * (one copy for the whole page). They must be exactly the papers of `results`, in order.
+   */
+  resultsJson?: Uint8Array;
 }
 
 /**

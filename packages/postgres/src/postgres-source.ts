@@ -1,5 +1,5 @@
 import {
-  inverseDocumentFrequency,
+  termWeight,
   PaperlistOptionsError,
   type Paper,
   type PaperPage,
@@ -188,7 +188,7 @@ export async function createPostgresSource(options: PostgresSourceOptions): Prom
     const frequencies = await Promise.all(terms.map((term) => countMatches({ terms: [term.term], filters: {} }, [term], state, signal)));
     return {
       averages: { title: Number(sums.title) / n, abstract: Number(sums.abstract) / n, authors: Number(sums.authors) / n },
-      idfs: frequencies.map((frequency) => inverseDocumentFrequency(total, frequency)),
+      idfs: frequencies.map((frequency) => termWeight(total, frequency)),
     };
   };
 

@@ -6,6 +6,7 @@ import { relevanceWindow, type Scratch } from './relevance.js';
 import { filterByRange, matchTerm, rangeFrequency, type TermMatch } from './term-match.js';
 import { orderedWindow } from './window.js';
 import { PhraseJoin } from './phrase-join.js';
+import { termWeight } from '../search/relevance.js';
 import { substringMatches, type TextField } from './substring/substring-filter.js';
 import { uint32Array } from './alloc.js';
 import { bitsetWords } from './bits.js';
@@ -85,9 +86,13 @@ export class Engine {
     if (query.limit <= 0 || query.offset >= count) return { count, docs: new Uint32Array(0) };
     const end = query.offset + query.limit;
     let window: Uint32Array;
-    if (query.ordering.kind === 'relevance') {
+    // When no term scores (all match most of the catalogue), every score is 0: the order is the ties' order.
+    const silent = query.ordering.kind === 'relevance' && matches.every((m) => termWeight(index.n, setSize(m.set)) === 0);
+    if (query.ordering.kind === 'relevance' && !silent) {
       const docs = setToList(matched);
       window = relevanceWindow(index, matched, docs, query.terms, matches, index.orders.order(query.ordering.then), query.offset, end, this.scratchArrays);
+    } else if (query.ordering.kind === 'relevance') {
+      window = orderedWindow(index.orders.order(query.ordering.then), matched, query.offset, end, index.n, this.scratch);
     } else {
       window = orderedWindow(index.orders.order(query.ordering.keys), matched, query.offset, end, index.n, this.scratch);
     }

@@ -233,7 +233,7 @@ function arxivValueAt(json: Uint8Array): number {
 }
 
 /** The string value of the JSON string literal at `from`. */
-function readJsonString(json: Uint8Array, from: number): string {
+export function readJsonString(json: Uint8Array, from: number): string {
   const end = stringEnd(json, from);
   let plain = true;
   for (let i = from + 1; i < end - 1; i++) {

@@ -237,6 +237,7 @@ export class PhraseJoin {
       }
     };
     for (let i = 0; i < batch.size; i++) {
+      if ((i & 1023) === 0) spend(1024 * 8);
       const d = batch.docs[i]!;
       if (d !== current) {
         close();
@@ -298,6 +299,7 @@ export class PhraseJoin {
     let off = postings.positionsAt[w]!;
     let m = 0;
     let written = 0;
+    let visited = 0;
     let j = dense ? -1 : listAt;
     let x = 0;
     for (;;) {
@@ -312,6 +314,7 @@ export class PhraseJoin {
         if (j >= listAt + df) break;
         d = listDocs[j++]!;
       }
+      if ((++visited & 4095) === 0) spend(0);
       if ((restriction !== null && (restriction[d >>> 5]! & (1 << (d & 31))) === 0) || (oversize.length > 0 && isIn(oversize, d))) {
         while ((positions[off++]! & LAST) === 0);
         continue;
@@ -365,6 +368,7 @@ export class PhraseJoin {
       batch.gather(postings, rare, whole);
       const segmentOf = this.segmentOf;
       for (let i = 0; i < batch.size; i++) {
+        if ((i & 1023) === 0) spend(1024 * 8);
         const s = segmentOf[batch.docs[i]!]! - 1;
         if (s < 0) continue;
         const value = batch.offsets[i]!;
@@ -414,6 +418,7 @@ export class PhraseJoin {
     const listDocs = postings.listDocs;
     const listAt = postings.docsAt[w]!;
     let off = postings.positionsAt[w]!;
+    let visited = 0;
     let j = dense ? -1 : listAt;
     let x = 0;
     for (;;) {
@@ -430,6 +435,7 @@ export class PhraseJoin {
         if (j >= listAt + df) return;
         d = listDocs[j++]!;
       }
+      if ((++visited & 4095) === 0) spend(0);
       const s = segmentOf[d]! - 1;
       if (s < 0) {
         while ((positions[off++]! & LAST) === 0);
@@ -481,6 +487,7 @@ export class PhraseJoin {
   /** Drops the starts no word hit (and documents left without starts); clears the hit marks. */
   private compact(): void {
     const m = this.segments;
+    spend(this.begin[m]! + m);
     let out = 0;
     let kept = 0;
     for (let s = 0; s < m; s++) {

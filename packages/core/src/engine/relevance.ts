@@ -1,5 +1,5 @@
 import { paperWords } from '../search/paper-words.js';
-import { inverseDocumentFrequency, prefixWeightOf, RELEVANCE, termScore, type FieldLengths } from '../search/relevance.js';
+import { prefixWeightOf, RELEVANCE, termScore, termWeight, type FieldLengths } from '../search/relevance.js';
 import { termOccurrences, type TermOccurrences } from '../search/term-occurrences.js';
 import type { SearchTerm } from '../source.js';
 import { float64Array, uint32Array, uint8Array } from './alloc.js';
@@ -23,7 +23,10 @@ export interface Scratch {
 
 /** A term's occurrences in each matched document (slot = index in the matched list). */
 interface TermCounts {
+  /** The term's weight (see `termWeight`): 0 for a term matching most of the catalogue, which then adds nothing. */
   idf: number;
+  /** The weight is 0: nothing was counted, and the term is skipped. */
+  silent: boolean;
   /** Weight of prefix-only occurrences (0 for a short last word: see `prefixWeightOf`). */
   prefixWeight: number;
   /** Single words: packed counts per slot (see packed-counts.ts)… */
@@ -81,6 +84,7 @@ export function relevanceWindow(
     }
     let total = 0;
     for (const c of counts) {
+      if (c.silent) continue;
       const arxiv = c.arxiv !== null && c.arxiv[s] === 1;
       // A term absent from the document adds exactly 0: skip its arithmetic (most terms of a
       // long query are absent from most documents).
@@ -116,6 +120,7 @@ export function relevanceWindow(
   const head = uint8Array(m);
   let heads = 0;
   for (const c of counts) {
+    if (c.silent) continue;
     for (let s = 0; s < m; s++) {
       if (head[s] === 1) continue;
       let h: boolean;
@@ -162,13 +167,19 @@ function windowOf(top: Int32Array, docs: Uint32Array, offset: number, end: numbe
 function termCounts(index: IndexData, set: DocSet, docs: Uint32Array, term: SearchTerm, match: TermMatch, scratch: Scratch): TermCounts {
   const m = docs.length;
   const counts: TermCounts = {
-    idf: inverseDocumentFrequency(index.n, setSize(match.set)),
+    idf: termWeight(index.n, setSize(match.set)),
+    silent: false,
     prefixWeight: prefixWeightOf(term),
     packed: null,
     exact: new Map(),
     six: null,
     arxiv: null,
   };
+  if (counts.idf === 0) {
+    // It adds exactly 0 to every score (0 × anything): its occurrences are not read.
+    counts.silent = true;
+    return counts;
+  }
   if (match.arxivDocs.length > 0) {
     counts.arxiv = uint8Array(m);
     let s = 0;
@@ -249,6 +260,7 @@ function packedCounts(index: IndexData, set: DocSet, docs: Uint32Array, from: nu
       if (postings.dense[w] === 1) {
         const bits = postings.bitsOf(w);
         for (let i = 0; i < bits.length; i++) {
+          if ((i & 127) === 0) spend(0);
           let v = bits[i]!;
           while (v !== 0) {
             const t = v & -v;
@@ -273,6 +285,7 @@ function packedCounts(index: IndexData, set: DocSet, docs: Uint32Array, from: nu
         const listDocs = postings.listDocs;
         const start = postings.docsAt[w]!;
         for (let i = start; i < start + df; i++) {
+          if ((i & 4095) === 0) spend(0);
           const d = listDocs[i]!;
           if (member === null || (member[d >>> 5]! & (1 << (d & 31))) !== 0) {
             const title = titleLength[d]!;

@@ -1,4 +1,4 @@
-import { EncodedPaper, toJsonBytes, toPaper } from '../encoded-paper.js';
+import { toJsonBytes, toPaper } from '../encoded-paper.js';
 import { htmlErrorResponse, htmlResponse, HTML_CONTENT_TYPE } from '../html/html-response.js';
 import { urlWithQuery, withJsonFormat } from '../html/page-addresses.js';
 import { renderListPage } from '../html/render-list-page.js';
@@ -127,13 +127,14 @@ async function listPapers(
   let page = list.page === 'last' ? pageCount((await ask(0, 0)).count, pageSize) : list.page;
   const offset = (page - 1) * pageSize;
   if (offset > MAX_OFFSET) return fail('invalid-page');
-  let { count, results } = await ask(offset, pageSize);
+  let answer = await ask(offset, pageSize);
   // The catalogue may be swapped between the two calls of `page=last`: ask again so the
   // answer comes wholly from one catalogue.
-  for (let attempt = 0; list.page === 'last' && page !== pageCount(count, pageSize) && attempt < 3; attempt++) {
-    page = pageCount(count, pageSize);
-    ({ count, results } = await ask((page - 1) * pageSize, pageSize));
+  for (let attempt = 0; list.page === 'last' && page !== pageCount(answer.count, pageSize) && attempt < 3; attempt++) {
+    page = pageCount(answer.count, pageSize);
+    answer = await ask((page - 1) * pageSize, pageSize);
   }
+  const { count, results, resultsJson } = answer;
   const lastPage = pageCount(count, pageSize);
   if (page > lastPage) return fail('invalid-page');
 
@@ -146,10 +147,13 @@ async function listPapers(
   const chunks: Uint8Array[] = [
     encodeUtf8(`{"count":${count},"next":${JSON.stringify(links.next)},"previous":${JSON.stringify(links.previous)},"results":[`),
   ];
-  results.forEach((paper, i) => {
-    if (i > 0) chunks.push(COMMA);
-    chunks.push(paper instanceof EncodedPaper ? paper.json : toJsonBytes(paper));
-  });
+  if (resultsJson !== undefined) chunks.push(resultsJson);
+  else {
+    results.forEach((paper, i) => {
+      if (i > 0) chunks.push(COMMA);
+      chunks.push(toJsonBytes(paper));
+    });
+  }
   chunks.push(CLOSE);
   return jsonResponse(200, concatBytes(chunks), isHead, cacheHeaders);
 }

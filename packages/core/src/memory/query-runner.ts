@@ -1,14 +1,14 @@
 import type { IndexData } from '../engine/builder.js';
 import { Engine } from '../engine/engine.js';
+import { pageJson, type PageJson } from '../engine/page-json.js';
 import { QueryInterruptedError } from '../engine/work-budget.js';
 import { QueryBudgetError } from '../source-errors.js';
 import type { PaperQuery } from '../source.js';
 
-/** What a runner answers: the count, the window's documents, and the index they belong to. */
+/** What a runner answers: the count, and the window's papers gathered in one buffer. */
 export interface RunnerAnswer {
   count: number;
-  docs: Uint32Array;
-  index: IndexData;
+  page: PageJson;
 }
 
 /**
@@ -41,7 +41,7 @@ export class InThreadRunner implements QueryRunner {
     const engine = this.engine;
     try {
       const { count, docs } = engine.window(query, { deadline: performance.now() + this.budgetMs });
-      return { count, docs, index: engine.index };
+      return { count, page: pageJson(engine.index.store, docs) };
     } catch (error) {
       if (error instanceof QueryInterruptedError) throw new QueryBudgetError(this.budgetMs);
       throw error;

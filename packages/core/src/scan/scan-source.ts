@@ -1,7 +1,7 @@
 import type { PaperRecord } from '../encoded-paper.js';
 import type { Paper } from '../paper.js';
 import { formatOrderKeys } from '../ordering/parse-ordering.js';
-import { inverseDocumentFrequency, prefixWeightOf, termScore } from '../search/relevance.js';
+import { prefixWeightOf, termScore, termWeight } from '../search/relevance.js';
 import { termMatches, termOccurrences } from '../search/term-occurrences.js';
 import type { OrderKey, PaperPage, PaperQuery, PaperSource, SearchTerm } from '../source.js';
 import { buildCatalogue, type Catalogue } from './catalogue.js';
@@ -131,7 +131,7 @@ class CatalogueState {
       for (let i = 0; i < papers.length; i++) {
         if (termMatches(termOccurrences(words[i]!, papers[i]!.arxiv_id, term))) df++;
       }
-      return inverseDocumentFrequency(papers.length, df);
+      return termWeight(papers.length, df);
     });
     const scores = new Map<number, number>();
     for (const i of matched) {

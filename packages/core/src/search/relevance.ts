@@ -27,6 +27,19 @@ export function inverseDocumentFrequency(total: number, matching: number): numbe
   return Math.log(1 + (total - matching + 0.5) / (matching + 0.5));
 }
 
+/** A term matching more than this share of the catalogue does not score. */
+export const STOP_TERM_SHARE = 0.8;
+
+/**
+ * The weight a term's score is multiplied by: its inverse document frequency, or 0 when it
+ * matches more than {@link STOP_TERM_SHARE} of the catalogue (`the`, `of`, `a`: every result
+ * matches every term, and such a term's weight would be below 0.23 anyway, while counting
+ * its millions of occurrences is most of the work of a query). Every source ranks with it.
+ */
+export function termWeight(total: number, matching: number): number {
+  return matching > STOP_TERM_SHARE * total ? 0 : inverseDocumentFrequency(total, matching);
+}
+
 /** A last word of at most this many characters scores its whole-word occurrences only. */
 export const SHORT_PREFIX_LENGTH = 2;
 

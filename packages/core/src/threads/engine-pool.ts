@@ -20,8 +20,6 @@ interface Task {
   signal: AbortSignal | undefined;
   resolve: (answer: RunnerAnswer) => void;
   reject: (error: unknown) => void;
-  /** The index the query runs on, fixed when it is handed to a thread. */
-  index: IndexData | null;
   onAbort: () => void;
 }
 
@@ -79,7 +77,7 @@ export class EnginePool implements QueryRunner {
       return Promise.reject(new SourceOverloadedError(this.queue.length));
     }
     return new Promise<RunnerAnswer>((resolve, reject) => {
-      const task: Task = { id: this.nextId++, query, signal, resolve, reject, index: null, onAbort: () => this.abort(task) };
+      const task: Task = { id: this.nextId++, query, signal, resolve, reject, onAbort: () => this.abort(task) };
       signal?.addEventListener('abort', task.onAbort, { once: true });
       if (idle !== undefined) this.dispatch(idle, task);
       else this.queue.push(task);
@@ -123,7 +121,6 @@ export class EnginePool implements QueryRunner {
 
   private dispatch(thread: QueryThread, task: Task): void {
     thread.task = task;
-    task.index = this.index;
     Atomics.store(this.cancel, thread.slot, 0);
     thread.worker.ref(); // the caller awaits this answer
     const message: ToThread = { type: 'list', id: task.id, query: task.query, budgetMs: this.options.budgetMs, token: task.id };
@@ -135,8 +132,8 @@ export class EnginePool implements QueryRunner {
     if (task === null || task.id !== reply.id) return; // a task already settled (aborted, closed)
     this.release(thread);
     if ('count' in reply) {
-      const { count, docs } = reply;
-      this.settle(task, () => task.resolve({ count, docs, index: task.index! }));
+      const { count, page } = reply;
+      this.settle(task, () => task.resolve({ count, page }));
     } else if ('interrupted' in reply) {
       const error = reply.interrupted === 'budget' ? new QueryBudgetError(this.options.budgetMs) : task.signal?.reason;
       this.settle(task, () => task.reject(error));

@@ -6,6 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { Engine } from '../engine/engine.js';
 import { indexFromParts } from '../engine/index-parts.js';
+import { pageJson } from '../engine/page-json.js';
 import { QueryInterruptedError } from '../engine/work-budget.js';
 import type { ToPool, ToThread, ThreadData } from './pool-messages.js';
 
@@ -27,8 +28,10 @@ port.on('message', (message: ToThread) => {
   try {
     const cancel = { flag: data.cancel, index: data.slot, token };
     const { count, docs } = engine.window(query, { deadline: performance.now() + budgetMs, cancel });
-    // A copy: the window may be a view of memory the engine reuses.
-    reply = { id, count, docs: Uint32Array.from(docs) };
+    const page = pageJson(engine.index.store, docs);
+    // The page's buffer is transferred, not copied.
+    port.postMessage({ id, count, page } satisfies ToPool, [page.json.buffer as ArrayBuffer]);
+    return;
   } catch (error) {
     reply =
       error instanceof QueryInterruptedError

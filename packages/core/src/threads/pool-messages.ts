@@ -1,4 +1,5 @@
 import type { IndexParts } from '../engine/index-parts.js';
+import type { PageJson } from '../engine/page-json.js';
 import type { InterruptReason } from '../engine/work-budget.js';
 import type { PaperQuery } from '../source.js';
 
@@ -17,6 +18,6 @@ export type ToThread =
 
 /** A query thread's answer to one `list` message. */
 export type ToPool =
-  | { id: number; count: number; docs: Uint32Array }
+  | { id: number; count: number; page: PageJson }
   | { id: number; interrupted: InterruptReason }
   | { id: number; error: string };

@@ -186,6 +186,7 @@ function occursIn(index: IndexData, text: FieldText, field: TextField, words: Ui
     if (postings.dense[w] === 1) {
       const set = postings.bitsOf(w);
       for (let j = 0; j < set.length; j++) {
+        if ((j & 127) === 0) spend(0);
         let y = set[j]!;
         while (y !== 0) {
           const t = y & -y;
@@ -195,7 +196,10 @@ function occursIn(index: IndexData, text: FieldText, field: TextField, words: Ui
       }
     } else {
       const at = postings.docsAt[w]!;
-      for (let j = at; j < at + df; j++) visit(postings.listDocs[j]!);
+      for (let j = at; j < at + df; j++) {
+        if ((j & 4095) === 0) spend(0);
+        visit(postings.listDocs[j]!);
+      }
     }
   }
   // Non-ASCII documents found may hold the run only once folded: they are read. Oversize

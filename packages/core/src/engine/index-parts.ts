@@ -182,6 +182,7 @@ export function indexFromParts(parts: IndexParts): IndexData {
   const u8 = (name: IndexArrayName) => get(name, Uint8Array);
   const u16 = (name: IndexArrayName) => get(name, Uint16Array);
   const u32 = (name: IndexArrayName) => get(name, Uint32Array);
+  const u16or32 = (name: IndexArrayName) => (a[name] instanceof Uint16Array ? u16(name) : u32(name));
   const i32 = (name: IndexArrayName) => get(name, Int32Array);
   const n = parts.n;
   const table = (prefix: string) =>
@@ -207,8 +208,8 @@ export function indexFromParts(parts: IndexParts): IndexData {
     u16('chunkOf'),
     u32('start'),
     u32('length'),
-    u32('titleAt'),
-    u32('abstractAt'),
+    u16or32('titleAt'),
+    u16or32('abstractAt'),
     i32('idTable'),
     i32('arxivTable'),
     i32('arxivNext'),

@@ -5,11 +5,11 @@ import { Growable } from './growable.js';
 import { int32Array, uint16Array, uint32Array, uint8Array } from './alloc.js';
 
 /**
- * Largest storage chunk; a paper never spans two chunks. Chunks grow from 1 MiB, and only the
- * last one is trimmed, so the JSON is written once and each large allocation (each may cost a
- * full garbage collection, see `alloc.ts`) is rare.
+ * Largest storage chunk (a paper never spans two chunks; a larger paper gets a chunk of its
+ * own). Chunks grow from 1 MiB to this, and the last one is trimmed to its content, so the
+ * store holds its JSON and at most one paper's slack per chunk.
  */
-const CHUNK_BYTES = 256 * 1024 * 1024;
+const CHUNK_BYTES = 64 * 1024 * 1024;
 const FIRST_CHUNK_BYTES = 1024 * 1024;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -28,10 +28,10 @@ export class PaperStore {
     readonly chunkOf: Uint16Array,
     readonly start: Uint32Array,
     readonly length: Uint32Array,
-    /** Offset of the title's JSON string inside the paper's JSON. */
-    readonly titleAt: Uint32Array,
-    /** Offset of the abstract's JSON string inside the paper's JSON. */
-    readonly abstractAt: Uint32Array,
+    /** Offset of the title's JSON string inside the paper's JSON (16 bits when every offset fits). */
+    readonly titleAt: Uint16Array | Uint32Array,
+    /** Offset of the abstract's JSON string inside the paper's JSON (16 bits when every offset fits). */
+    readonly abstractAt: Uint16Array | Uint32Array,
     readonly idTable: Int32Array,
     readonly arxivTable: Int32Array,
     readonly arxivNext: Int32Array,
@@ -268,13 +268,10 @@ function bytesEqual(json: Uint8Array, at: number, key: Uint8Array): boolean {
   return json[at + 1 + key.length] === QUOTE;
 }
 
-/** Largest chunk allocated in one piece for an expected size. */
-const MAX_CHUNK_BYTES = 1024 * 1024 * 1024;
-
 /**
  * Collects papers' JSON while a catalogue is read; `finish` arranges it in index order.
- * With `expectedBytes` (an estimate of the total), the first chunk is allocated at that size
- * at once, and only trimmed at the end if much of it is left over.
+ * With `expectedBytes` (an estimate of the total), the first chunk starts at that size (up to a
+ * full chunk).
  */
 export class PaperStoreBuilder {
   private readonly chunks: Uint8Array[] = [];
@@ -283,7 +280,7 @@ export class PaperStoreBuilder {
   private used = 0;
 
   constructor(expectedBytes = 0) {
-    this.chunk = uint8Array(Math.min(MAX_CHUNK_BYTES, Math.max(FIRST_CHUNK_BYTES, Math.ceil(expectedBytes))));
+    this.chunk = uint8Array(Math.min(CHUNK_BYTES, Math.max(FIRST_CHUNK_BYTES, Math.ceil(expectedBytes))));
     this.writer = utf8Writer(this.chunk);
   }
   private readonly chunkOf = new Growable(uint16Array);
@@ -337,8 +334,9 @@ export class PaperStoreBuilder {
   finish(order: Uint32Array): PaperStore {
     if (this.used > 0 || this.chunks.length === 0) {
       // Trim the last chunk when much of it is unused (a copy: one more large allocation).
+      // The last chunk is copied to its content when more than a little of it is empty (the copy is at most a chunk).
       const slack = this.chunk.length - this.used;
-      this.chunks.push(slack > 16 * 1024 * 1024 && slack * 16 > this.chunk.length ? copyExact(this.chunk, this.used) : this.chunk.subarray(0, this.used));
+      this.chunks.push(slack > 64 * 1024 ? copyExact(this.chunk, this.used) : this.chunk.subarray(0, this.used));
     }
     this.chunk = new Uint8Array(0);
     const n = order.length;
@@ -347,11 +345,18 @@ export class PaperStoreBuilder {
       for (let d = 0; d < n; d++) target[d] = from[order[d]!]!;
       return target;
     };
+    // The title and abstract start near the head of a paper's JSON: 16 bits hold their offsets
+    // (always in practice; a catalogue where one does not fit keeps 32).
+    const narrow = (source: Growable<Uint32Array>) => {
+      let max = 0;
+      for (let i = 0; i < source.length; i++) max = Math.max(max, source.get(i));
+      return max <= 0xffff ? remap(source as unknown as Growable<Uint16Array>, uint16Array(n)) : remap(source, uint32Array(n));
+    };
     const chunkOf = remap(this.chunkOf, uint16Array(n));
     const start = remap(this.start, uint32Array(n));
     const length = remap(this.length, uint32Array(n));
-    const titleAt = remap(this.titleAt, uint32Array(n));
-    const abstractAt = remap(this.abstractAt, uint32Array(n));
+    const titleAt = narrow(this.titleAt);
+    const abstractAt = narrow(this.abstractAt);
     const store = new PaperStore(this.chunks, chunkOf, start, length, titleAt, abstractAt, new Int32Array(0), new Int32Array(0), new Int32Array(0));
 
     const idTable = int32Array(tableSize(n));

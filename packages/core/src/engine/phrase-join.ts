@@ -49,11 +49,11 @@ export const ANCHOR_COST = 5;
  */
 export class PhraseJoin {
   /** Per document: its segment + 1 while it has candidate starts, else 0 (zeroed between joins). */
-  private readonly segmentOf: Int32Array;
+  private segmentOf: Int32Array = new Int32Array(0);
   /** Per document: in the restriction (when it is a list), cleared after use. */
-  private readonly marks: Uint32Array;
+  private marks: Uint32Array = new Uint32Array(0);
   /** Per document: its text carries no separator flags (status mode), cleared after use. */
-  private readonly unflagged: Uint32Array;
+  private unflagged: Uint32Array = new Uint32Array(0);
   // The candidate starts, grouped by document (docs ascending, positions ascending in each).
   private docs = uint32Array(1024);
   private begin = uint32Array(1025);
@@ -63,10 +63,14 @@ export class PhraseJoin {
   private hits = uint8Array(4096);
   private readonly batch = new RunBatch();
 
-  constructor(private readonly index: IndexData) {
-    this.segmentOf = int32Array(index.n);
-    this.marks = uint32Array(bitsetWords(index.n));
-    this.unflagged = uint32Array(bitsetWords(index.n));
+  constructor(private readonly index: IndexData) {}
+
+  /** The per-document scratch arrays, made on the first join (a thread that never joins never holds them). */
+  private prepare(): void {
+    if (this.segmentOf.length === this.index.n) return;
+    this.segmentOf = int32Array(this.index.n);
+    this.marks = uint32Array(bitsetWords(this.index.n));
+    this.unflagged = uint32Array(bitsetWords(this.index.n));
   }
 
   /**
@@ -75,6 +79,7 @@ export class PhraseJoin {
    * `exactLast`, as a prefix on its other words).
    */
   count(parts: readonly Uint32Array[], exactLast: number, restrict: DocSet | null): { docs: Uint32Array; counts: Uint32Array } {
+    this.prepare();
     try {
       if (!this.run(parts, 'any', restrict, null, exactLast, Infinity)) return { docs: new Uint32Array(0), counts: new Uint32Array(0) };
       const { layout } = this.index;
@@ -112,6 +117,7 @@ export class PhraseJoin {
     restrict: DocSet | null,
     verifyCost: number,
   ): { yes: Uint32Array; verify: Uint32Array } {
+    this.prepare();
     const marks = this.unflagged;
     for (let i = 0; i < unflagged.length; i++) marks[unflagged[i]! >>> 5]! |= 1 << (unflagged[i]! & 31);
     try {

@@ -133,11 +133,12 @@ class CatalogueState {
       }
       return termWeight(papers.length, df);
     });
+    const prefixWeights = terms.map(prefixWeightOf);
     const scores = new Map<number, number>();
     for (const i of matched) {
       let score = 0;
       terms.forEach((term, t) => {
-        score += termScore(idfs[t]!, termOccurrences(words[i]!, papers[i]!.arxiv_id, term), lengths[i]!, averages, prefixWeightOf(term));
+        score += termScore(idfs[t]!, termOccurrences(words[i]!, papers[i]!.arxiv_id, term), lengths[i]!, averages, prefixWeights[t]);
       });
       scores.set(i, score);
     }

@@ -164,16 +164,35 @@ function occursIn(index: IndexData, text: FieldText, field: TextField, words: Ui
   const { postings, layout, n } = index;
   const { positions } = postings;
   const bits = uint32Array(bitsetWords(n));
+  const titleLength = layout.titleLength;
+  const abstractLength = layout.abstractLength;
   for (let x = 0; x < words.length; x++) {
     const w = words[x]!;
     const df = postings.df[w]!;
     if (df === 0) continue;
     spend(df + postings.positionsAt[w + 1]! - postings.positionsAt[w]!);
     let off = postings.positionsAt[w]!;
-    const visit = (d: number) => {
-      const title = layout.titleLength[d]!;
+    const dense = postings.dense[w] === 1;
+    const set = dense ? postings.bitsOf(w) : null;
+    const listAt = postings.docsAt[w]!;
+    let j = dense ? -1 : listAt;
+    let y = 0;
+    for (let visited = 0; ; visited++) {
+      let d: number;
+      if (dense) {
+        while (y === 0 && ++j < set!.length) y = set![j]!;
+        if (y === 0) break;
+        const t = y & -y;
+        y ^= t;
+        d = (j << 5) + 31 - Math.clz32(t);
+      } else {
+        if (j >= listAt + df) break;
+        d = postings.listDocs[j++]!;
+      }
+      if ((visited & 4095) === 4095) spend(0);
+      const title = titleLength[d]!;
       const from = field === 'title' ? 0 : title + 1;
-      const to = field === 'title' ? title - 1 : title + layout.abstractLength[d]!;
+      const to = field === 'title' ? title - 1 : title + abstractLength[d]!;
       let inside = false;
       for (;;) {
         const v = positions[off++]!;
@@ -182,24 +201,6 @@ function occursIn(index: IndexData, text: FieldText, field: TextField, words: Ui
         if ((v & LAST) !== 0) break;
       }
       if (inside) bits[d >>> 5]! |= 1 << (d & 31);
-    };
-    if (postings.dense[w] === 1) {
-      const set = postings.bitsOf(w);
-      for (let j = 0; j < set.length; j++) {
-        if ((j & 127) === 0) spend(0);
-        let y = set[j]!;
-        while (y !== 0) {
-          const t = y & -y;
-          y ^= t;
-          visit((j << 5) + 31 - Math.clz32(t));
-        }
-      }
-    } else {
-      const at = postings.docsAt[w]!;
-      for (let j = at; j < at + df; j++) {
-        if ((j & 4095) === 0) spend(0);
-        visit(postings.listDocs[j]!);
-      }
     }
   }
   // Non-ASCII documents found may hold the run only once folded: they are read. Oversize

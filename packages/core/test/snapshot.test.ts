@@ -47,6 +47,24 @@ describe('memory source snapshots', () => {
     expect((await readdir(dir)).filter((name) => name.includes('.tmp'))).toEqual([]);
   });
 
+  it('restores a snapshot into a running source (on threads), and keeps the catalogue when the file is bad', async () => {
+    const running = createMemorySource(papers.slice(0, 5), { threads: 1, version: 'v-five' });
+    await running.restore(file);
+    expect(running.version()).toBe('v-sample');
+    expect(running.size).toBe(papers.length);
+    const want = await source.list(queryFor('q=attention', 10, 0));
+    const got = await running.list(queryFor('q=attention', 10, 0));
+    expect(got.count).toBe(want.count);
+    expect(ids(got)).toEqual(ids(want));
+
+    const bad = join(dir, 'bad-restore.snapshot');
+    await writeFile(bad, 'not a snapshot at all');
+    await expect(running.restore(bad)).rejects.toBeInstanceOf(SnapshotError);
+    expect(running.version()).toBe('v-sample');
+    expect((await running.list(queryFor('q=attention', 10, 0))).count).toBe(want.count);
+    await running.close();
+  });
+
   /** Writes `bytes` to a new file and expects opening it to fail for `reason`, naming the file. */
   async function refused(name: string, bytes: Uint8Array, reason: SnapshotError['reason'], message: RegExp): Promise<void> {
     const path = join(dir, name);

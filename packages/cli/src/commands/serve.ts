@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import { resolve } from 'node:path';
 import { createMemorySource, createPapersHandler, type IndexedMemorySource, type PaperSource, type RecordFormatOption } from '@paperlist/core';
 import { describeError, oneLine } from '../cli-error.js';
 import type { CommandContext } from '../context.js';
@@ -11,11 +12,15 @@ import { progressMode } from '../progress.js';
 import { createApp, type ServerState } from '../server/app.js';
 import { closeGracefully, listen, serverOrigin } from '../server/http-server.js';
 import { isSecondPress } from '../signals.js';
+import { dataChange, dataFingerprint, sameData, type DataFingerprint } from '../state/data-fingerprint.js';
+import { StateDir } from '../state/state-dir.js';
 
 export interface ServeOptions {
   data?: string[];
   format: RecordFormatOption;
   skipInvalid?: boolean;
+  /** Where the catalogue is kept between starts (a snapshot, loaded instead of rebuilding when `data` is unchanged). */
+  stateDir?: string;
   databaseUrl?: string;
   /** The PostgreSQL schema holding the catalogue. */
   schema?: string;
@@ -85,6 +90,9 @@ class ServeProcess {
   private readonly abort = new AbortController();
   private memory: IndexedMemorySource | undefined;
   private database: DatabaseSource | undefined;
+  private stateDir: StateDir | undefined;
+  /** The snapshot being written in the background, if any. */
+  private saving: Promise<void> = Promise.resolve();
   private reloading: Promise<void> | undefined;
   private reloadAgain = false;
   private interruptedLoading = false;
@@ -110,6 +118,7 @@ class ServeProcess {
       });
       source = this.database.source;
     } else {
+      if (options.stateDir !== undefined) this.stateDir = await StateDir.open(resolve(context.cwd, options.stateDir));
       this.memory = createMemorySource([], {
         threads: options.workers,
         budgetMs: options.budget,
@@ -124,6 +133,7 @@ class ServeProcess {
     } catch (error) {
       await this.database?.close();
       await this.memory?.close();
+      await this.stateDir?.close();
       throw error;
     }
     const origin = serverOrigin(server, options.host);
@@ -140,7 +150,7 @@ class ServeProcess {
           this.state.papers = await this.database.count();
         } else {
           log.info(`listening on ${origin}; loading the catalogue`);
-          await this.load(inputs, progressMode(log));
+          await this.loadAtStart(inputs);
         }
       } catch (error) {
         if (!this.abort.signal.aborted) throw error;
@@ -156,6 +166,7 @@ class ServeProcess {
       await closeGracefully(server, 1000);
       await this.database?.close();
       await this.memory?.close();
+      await this.stateDir?.close();
       throw error;
     } finally {
       removeHandlers();
@@ -187,6 +198,53 @@ class ServeProcess {
               context.stdout.write(`${new Date().toISOString()} ${method} ${url} ${status} ${ms.toFixed(1)}ms\n`),
           }
         : {}),
+    });
+  }
+
+  /**
+   * The first load: from the state directory's snapshot when it was built from the same data
+   * (seconds instead of a rebuild), else from the files, then saved there in the background.
+   */
+  private async loadAtStart(inputs: readonly CatalogInput[]): Promise<void> {
+    const { log } = this.context;
+    const stateDir = this.stateDir;
+    if (stateDir === undefined) {
+      await this.load(inputs, progressMode(log));
+      return;
+    }
+    // Taken before reading: a file changed while it is read then differs at the next start.
+    const data = await dataFingerprint(inputs, this.options);
+    const manifest = await stateDir.manifest();
+    if (manifest !== undefined && sameData(manifest.data, data)) {
+      const started = performance.now();
+      try {
+        await this.memory!.restore(stateDir.snapshotPath(manifest));
+        this.state.papers = manifest.papers;
+        log.info(`loaded ${formatCount(manifest.papers)} papers from the snapshot in ${stateDir.path} (${formatDuration(performance.now() - started)})`);
+        return;
+      } catch (error) {
+        log.warn(`${oneLine(describeError(error).message)}; rebuilding from the catalogue files`);
+      }
+    } else if (manifest !== undefined) {
+      log.info(`not using the snapshot in ${stateDir.path}: ${dataChange(manifest.data, data)} since it was saved; rebuilding`);
+    }
+    const papers = await this.load(inputs, progressMode(log));
+    this.saveState(data, papers);
+  }
+
+  /** Writes a snapshot of the catalogue now served to the state directory, after any save still running. */
+  private saveState(data: DataFingerprint, papers: number): void {
+    const { stateDir, memory } = this;
+    if (stateDir === undefined || memory === undefined) return;
+    const { log } = this.context;
+    this.saving = this.saving.then(async () => {
+      const started = performance.now();
+      try {
+        const manifest = await stateDir.save(memory, data, papers);
+        log.info(`saved a snapshot of ${formatCount(papers)} papers to ${stateDir.snapshotPath(manifest)} (${formatDuration(performance.now() - started)})`);
+      } catch (error) {
+        log.warn(`could not save a snapshot to ${stateDir.path} (the next start rebuilds): ${oneLine(describeError(error).message)}`);
+      }
     });
   }
 
@@ -273,8 +331,10 @@ class ServeProcess {
     const { cut } = await closeGracefully(server, this.options.shutdownTimeout * 1000);
     if (cut > 0) log.warn(`cut ${cut} connection${cut === 1 ? '' : 's'} still open after ${this.options.shutdownTimeout}s`);
     await this.reloading?.catch(() => {});
+    await this.saving;
     await this.database?.close();
     await this.memory?.close();
+    await this.stateDir?.close();
     log.info('stopped');
     return EXIT.OK;
   }
@@ -302,7 +362,10 @@ class ServeProcess {
         log.info('SIGHUP: reloading the catalogue');
         const started = performance.now();
         try {
-          const count = await this.load(await this.inputs(), log.quiet ? 'none' : 'plain');
+          const inputs = await this.inputs();
+          const data = this.stateDir === undefined ? undefined : await dataFingerprint(inputs, this.options);
+          const count = await this.load(inputs, log.quiet ? 'none' : 'plain');
+          if (data !== undefined) this.saveState(data, count);
           log.info(`reloaded: serving ${formatCount(count)} papers (was ${formatCount(before)}) after ${formatDuration(performance.now() - started)}`);
         } catch (error) {
           if (this.abort.signal.aborted) return;

@@ -54,6 +54,12 @@ export interface IndexedMemorySource extends MemorySource {
    * beside it, flushed, then renamed): {@link openMemorySource} loads it in seconds.
    */
   save(path: string): Promise<void>;
+  /**
+   * Replaces the catalogue with the one saved at `path` (by {@link save}), swapped in atomically
+   * like {@link replaceFrom}, with the version it was saved with. On error (a missing, damaged or
+   * other-version file: `SnapshotError`) the current catalogue stays.
+   */
+  restore(path: string): Promise<void>;
   /** Stops the query threads (if any). Queries still waiting are refused; the source answers no more. */
   close(): Promise<void>;
 }
@@ -150,6 +156,12 @@ class EngineSource implements IndexedMemorySource {
     const generation = ++this.generation;
     const index = await buildFrom(input, options.read);
     this.swap(index, generation, options.version);
+  }
+
+  async restore(path: string): Promise<void> {
+    const generation = ++this.generation;
+    const { parts, meta } = await readSnapshot(path);
+    this.swap(indexFromParts(parts), generation, meta['version']);
   }
 
   private swap(index: IndexData, generation: number, version?: string): void {

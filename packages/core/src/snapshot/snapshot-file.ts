@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { int32Array, uint16Array, uint32Array, uint8Array } from '../engine/alloc.js';
@@ -6,6 +7,7 @@ import { INDEX_ARRAY_NAMES, INDEX_FORMAT, type IndexArray, type IndexArrayName, 
 import {
   align8,
   checksum,
+  checksumYielding,
   PREAMBLE_BYTES,
   SNAPSHOT_FILE_FORMAT,
   SNAPSHOT_MAGIC,
@@ -34,7 +36,9 @@ export interface Snapshot {
 
 const WRITER = 'paperlist';
 /** Largest piece handed to one read or write call. */
-const IO_BYTES = 64 * 1024 * 1024;
+const IO_BYTES = 8 * 1024 * 1024;
+/** Sections read at once (measured on 2 cores: 1 lane 3.0 s, 2 lanes 1.7 s for 970 MB). */
+const READ_LANES = Math.min(4, Math.max(2, availableParallelism()));
 
 /**
  * Writes an index's parts (and `meta`) to `path` atomically: to a temporary file beside it,
@@ -43,12 +47,12 @@ const IO_BYTES = 64 * 1024 * 1024;
  */
 export async function writeSnapshot(path: string, parts: IndexParts, meta: Record<string, string> = {}): Promise<void> {
   const sections: { entry: SectionEntry; bytes: Uint8Array }[] = [];
-  const add = (name: string, array: IndexArray) => {
+  const add = async (name: string, array: IndexArray) => {
     const bytes = new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
-    sections.push({ entry: { name, type: typeOf(array), offset: 0, bytes: bytes.byteLength, checksum: checksum(bytes) }, bytes });
+    sections.push({ entry: { name, type: typeOf(array), offset: 0, bytes: bytes.byteLength, checksum: await checksumYielding(bytes) }, bytes });
   };
-  for (const name of INDEX_ARRAY_NAMES) add(name, parts.arrays[name]);
-  parts.json.forEach((chunk, i) => add(`json:${i}`, chunk));
+  for (const name of INDEX_ARRAY_NAMES) await add(name, parts.arrays[name]);
+  for (const [i, chunk] of parts.json.entries()) await add(`json:${i}`, chunk);
 
   // The header holds the offsets, which depend on the header's length: lay out until stable.
   const header: SnapshotHeader = {
@@ -125,15 +129,23 @@ export async function readSnapshot(path: string): Promise<Snapshot> {
     if (size < header.fileBytes) throw new SnapshotError(path, 'truncated', `it holds ${size} of its ${header.fileBytes} bytes`);
 
     const arrays: Partial<Record<IndexArrayName, IndexArray>> = {};
-    const json: Uint8Array[] = [];
-    for (const entry of header.sections) {
-      const array = allocate(entry.type, entry.bytes);
-      const bytes = new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
-      await readAll(handle, bytes, entry.offset);
-      if (checksum(bytes) !== entry.checksum) throw new SnapshotError(path, 'corrupted', `its section ${entry.name} does not match its checksum`);
-      if (entry.name.startsWith('json:')) json.push(bytes);
-      else arrays[entry.name as IndexArrayName] = array;
-    }
+    const json: Uint8Array[] = new Array<Uint8Array>(header.sections.filter((e) => e.name.startsWith('json:')).length);
+    // Sections are read by a few lanes at once: most of a load is the kernel filling fresh
+    // pages, which then happens on several cores; each lane checks what it read meanwhile.
+    let next = 0;
+    const lane = async () => {
+      while (next < header.sections.length) {
+        const entry = header.sections[next++]!;
+        const array = allocate(entry.type, entry.bytes);
+        const bytes = new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
+        await readAll(handle, bytes, entry.offset);
+        if ((await checksumYielding(bytes)) !== entry.checksum) throw new SnapshotError(path, 'corrupted', `its section ${entry.name} does not match its checksum`);
+        if (entry.name.startsWith('json:')) json[Number(entry.name.slice(5))] = bytes;
+        else arrays[entry.name as IndexArrayName] = array;
+      }
+    };
+    await Promise.all(Array.from({ length: READ_LANES }, lane));
+    if (json.some((chunk) => chunk === undefined)) throw new SnapshotError(path, 'corrupted', 'its papers are not numbered in order');
     const missing = INDEX_ARRAY_NAMES.filter((name) => arrays[name] === undefined);
     if (missing.length > 0) throw new SnapshotError(path, 'corrupted', `it lacks the sections ${missing.join(', ')}`);
     const { index } = header;

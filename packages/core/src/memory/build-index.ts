@@ -3,6 +3,7 @@ import { estimateJsonBytes } from '../engine/paper-store.js';
 import { readPapers } from '../load/read-papers.js';
 import type { PaperInput, ReadPapersOptions } from '../load/types.js';
 import type { Paper } from '../paper.js';
+import { buildOnThread } from './build-on-thread.js';
 
 /** Where a catalogue can be streamed from: a file, bytes, or papers already parsed. */
 export type PaperStream = PaperInput | Iterable<Paper> | AsyncIterable<Paper>;
@@ -17,18 +18,17 @@ export function buildIndex(papers: readonly Paper[]): IndexData {
 /**
  * Builds an index from a stream: a path or Node `Readable` (read with `readPapers`: JSON Lines or
  * a JSON array, gzip or not), an async iterable of bytes (same), or papers (sync or async).
- * An async iterable is told apart by its first item.
+ * An async iterable is told apart by its first item. The input is read on the calling thread
+ * and the index built on a worker thread (see `buildOnThread`), so a process serving requests
+ * while it rebuilds its catalogue keeps answering them.
  */
 export async function buildFrom(input: PaperStream, read: ReadPapersOptions = {}): Promise<IndexData> {
-  const builder = new IndexBuilder();
   if (typeof input === 'string' || typeof (input as { pipe?: unknown }).pipe === 'function') {
-    for await (const paper of readPapers(input as PaperInput, read)) builder.add(paper);
-    return builder.finish();
+    return buildOnThread(readPapers(input as PaperInput, read));
   }
   if (!(Symbol.asyncIterator in input)) {
     if (Array.isArray(input)) return buildIndex(input as readonly Paper[]);
-    for (const paper of input as Iterable<Paper>) builder.add(paper);
-    return builder.finish();
+    return buildOnThread(input as Iterable<Paper>);
   }
   const iterator = (input as AsyncIterable<Paper | Uint8Array>)[Symbol.asyncIterator]();
   const first = await iterator.next();
@@ -48,10 +48,6 @@ export async function buildFrom(input: PaperStream, read: ReadPapersOptions = {}
       };
     },
   };
-  if (first.done !== true && first.value instanceof Uint8Array) {
-    for await (const paper of readPapers(rest as AsyncIterable<Uint8Array>, read)) builder.add(paper);
-  } else {
-    for await (const paper of rest as AsyncIterable<Paper>) builder.add(paper);
-  }
-  return builder.finish();
+  if (first.done !== true && first.value instanceof Uint8Array) return buildOnThread(readPapers(rest as AsyncIterable<Uint8Array>, read));
+  return buildOnThread(rest as AsyncIterable<Paper>);
 }

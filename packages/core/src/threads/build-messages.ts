@@ -1,0 +1,11 @@
+import type { IndexParts } from '../engine/index-parts.js';
+import type { Paper } from '../paper.js';
+
+/** From the building thread's owner: papers to add, in order, then the order to finish. */
+export type ToBuilder = { type: 'papers'; papers: Paper[] } | { type: 'finish' };
+
+/** From the building thread: a batch was added, the index is built, or the build failed. */
+export type FromBuilder =
+  | { type: 'added' }
+  | { type: 'built'; parts: IndexParts }
+  | { type: 'failed'; name: string; message: string; stack?: string };

@@ -1,0 +1,29 @@
+/**
+ * The thread that builds an index from papers streamed to it (see `memory/build-on-thread.ts`):
+ * tokenizing, serializing and laying out the postings happen here, so the thread that serves
+ * requests only reads and parses the input. The finished index goes back as shared memory.
+ */
+import { parentPort } from 'node:worker_threads';
+import { IndexBuilder } from '../engine/builder.js';
+import { indexParts } from '../engine/index-parts.js';
+import type { FromBuilder, ToBuilder } from './build-messages.js';
+
+const port = parentPort;
+if (port === null) throw new Error('paperlist: build-worker.js runs as a worker thread of the memory source');
+const builder = new IndexBuilder();
+
+port.on('message', (message: ToBuilder) => {
+  let reply: FromBuilder;
+  try {
+    if (message.type === 'papers') {
+      for (const paper of message.papers) builder.add(paper);
+      reply = { type: 'added' };
+    } else {
+      reply = { type: 'built', parts: indexParts(builder.finish()) };
+    }
+  } catch (error) {
+    const e = error instanceof Error ? error : new Error(String(error));
+    reply = { type: 'failed', name: e.name, message: e.message, ...(e.stack === undefined ? {} : { stack: e.stack }) };
+  }
+  port.postMessage(reply);
+});

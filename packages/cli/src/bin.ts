@@ -12,8 +12,10 @@ for (const stream of [process.stdout, process.stderr]) {
 
 const argv = process.argv.slice(2);
 if (process.env['npm_lifecycle_event'] !== undefined && argv[1] === '--') argv.splice(1, 1);
-// Under `pnpm start`, the script runs in packages/cli: resolve paths against where pnpm was started.
-const cwd = process.env['npm_lifecycle_event'] !== undefined ? (process.env['INIT_CWD'] ?? process.cwd()) : process.cwd();
+// Under the workspace's own `pnpm start`, the script runs in packages/cli: resolve paths against where
+// pnpm was started. Anyone else's npm script runs in its own package, where its paths are written from.
+const ownScript = process.env['npm_lifecycle_event'] !== undefined && process.env['npm_package_name'] === '@paperlist/cli';
+const cwd = ownScript ? (process.env['INIT_CWD'] ?? process.cwd()) : process.cwd();
 
 const code = await main(argv, { cwd });
 process.exitCode = code;

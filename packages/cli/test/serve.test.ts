@@ -1,7 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
+  CLI_DIR,
   freePort,
   getJson,
   killLeftovers,
@@ -113,9 +115,20 @@ describe('paperlist serve', () => {
   it('under `pnpm start`, resolves paths against the directory pnpm was started in and drops a passed-on `--`', async () => {
     await writeJsonLines(dir.file('relative.jsonl'), [paper('r1'), paper('r2')]);
     const cli = startCli(['serve', '--', '--data', 'relative.jsonl', '--port', '0'], {
-      env: { npm_lifecycle_event: 'start', INIT_CWD: dir.path },
+      env: { npm_lifecycle_event: 'start', npm_package_name: '@paperlist/cli', INIT_CWD: dir.path },
     });
     await cli.waitFor(/serving 2 papers/);
+    cli.child.kill('SIGTERM');
+    expect((await cli.exited).code).toBe(0);
+  });
+
+  it("in anyone else's npm script, resolves paths against its working directory, not INIT_CWD", async () => {
+    await writeJsonLines(dir.file('own-script.jsonl'), [paper('o1'), paper('o2'), paper('o3')]);
+    // The CLI runs in its package's folder (as npm runs a script); INIT_CWD names a folder where the path does not exist.
+    const cli = startCli(['serve', '--data', relative(CLI_DIR, dir.file('own-script.jsonl')), '--port', '0'], {
+      env: { npm_lifecycle_event: 'serve', npm_package_name: 'my-app', INIT_CWD: join(dir.path, 'a-subfolder') },
+    });
+    await cli.waitFor(/serving 3 papers/);
     cli.child.kill('SIGTERM');
     expect((await cli.exited).code).toBe(0);
   });

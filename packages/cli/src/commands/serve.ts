@@ -11,6 +11,7 @@ import { formatCount, formatDuration } from '../log.js';
 import { progressMode } from '../progress.js';
 import { createApp, type ServerState } from '../server/app.js';
 import { closeGracefully, listen, serverOrigin } from '../server/http-server.js';
+import { watchLauncher } from '../launcher-watch.js';
 import { isSecondPress } from '../signals.js';
 import { dataChange, dataFingerprint, sameData, type DataFingerprint } from '../state/data-fingerprint.js';
 import { StateDir } from '../state/state-dir.js';
@@ -301,7 +302,12 @@ class ServeProcess {
     process.on('SIGTERM', onStop);
     process.on('SIGINT', onStop);
     process.on('SIGHUP', onHangup);
+    const stopWatching = watchLauncher((pid) => {
+      log.info(`the process that started paperlist (pid ${pid}) has exited`);
+      onStop('SIGTERM');
+    });
     return () => {
+      stopWatching();
       process.off('SIGTERM', onStop);
       process.off('SIGINT', onStop);
       process.off('SIGHUP', onHangup);

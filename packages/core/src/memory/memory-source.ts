@@ -25,7 +25,7 @@ export interface MemorySourceOptions extends ScanSourceOptions {
    * Milliseconds of work one query may take. A query that needs more stops and is refused
    * with `QueryBudgetError` (the handler answers `503` with `Retry-After`). The engine's
    * index bounds the work of every query it was designed for far below this; the budget is
-   * for what nobody foresaw. Default 250; `Infinity` for no limit.
+   * for what nobody foresaw. Default 1,000; `Infinity` for no limit.
    */
   budgetMs?: number;
   /**
@@ -65,7 +65,7 @@ export interface IndexedMemorySource extends MemorySource {
 }
 
 /** Defaults of {@link MemorySourceOptions}. */
-export const DEFAULT_BUDGET_MS = 250;
+export const DEFAULT_BUDGET_MS = 1000;
 export const DEFAULT_MAX_QUEUE = 256;
 
 /**

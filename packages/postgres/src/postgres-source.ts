@@ -26,6 +26,7 @@ import { assertMigrated, migrate, type MigrateResult } from './migrations.js';
 import { QueryRunner } from './query-runner.js';
 import { DEFAULT_SCHEMA, schemaNames, type SchemaNames } from './schema.js';
 import { CatalogueCache, countKey, resolveTerms } from './term-resolver.js';
+import { isUnstorable } from './unstorable-text.js';
 
 /**
  * How `count` is computed for a list.
@@ -246,6 +247,11 @@ export async function createPostgresSource(options: PostgresSourceOptions): Prom
     refreshVersion,
     async list(query: PaperQuery, callOptions: SourceCallOptions = {}): Promise<PaperPage> {
       const { signal } = callOptions;
+      // A filter value no stored paper can hold matches nothing (see unstorable-text.ts).
+      const { arxivId, titleContains, abstractContains } = query.filters;
+      if ([arxivId, titleContains, abstractContains].some((value) => value !== undefined && isUnstorable(value))) {
+        return { count: 0, results: [] };
+      }
       const state = await readState(signal);
       const run = <R>(text: string, params: unknown[]) => runner.rows<R>(text, params, signal);
       const terms = query.terms.length === 0 ? [] : await resolveTerms(names, query.terms, cache, run);
@@ -264,6 +270,8 @@ export async function createPostgresSource(options: PostgresSourceOptions): Prom
       return { count, results: await page(query, terms, scoring, plan, signal) };
     },
     async get(id: string, callOptions: SourceCallOptions = {}): Promise<Paper | null> {
+      // No stored id holds U+0000 or a lone surrogate: not found, as on the memory source.
+      if (isUnstorable(id)) return null;
       const [row] = await runner.rows<PaperRow>(`SELECT ${SELECT_PAPER} FROM ${names.papers} WHERE id = $1`, [id], callOptions.signal);
       return row === undefined ? null : toPaper(row);
     },

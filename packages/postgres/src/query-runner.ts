@@ -1,6 +1,6 @@
 import { ConnectionGate, type GateLimits } from './bounded-pool.js';
 import { isPool, type PoolClientLike, type PoolLike, type Queryable } from './db.js';
-import { asBudgetError } from './statement-timeout.js';
+import { asBudgetError, untilAborted } from './statement-timeout.js';
 
 /**
  * The error of a statement that ran longer than `statementTimeoutMs` on one session (SQLSTATE
@@ -88,9 +88,13 @@ export class QueryRunner {
   private async onPool<R>(pool: PoolLike, text: string, params: unknown[], signal: AbortSignal | undefined): Promise<R[]> {
     const leave = await this.gate!.enter(signal);
     let pooled: PoolClientLike;
+    // Opening a connection (after a cancel discarded one) can take long on a busy server: the
+    // call's signal bounds that wait too; a connection that arrives later goes back to the pool.
+    const connecting = pool.connect();
     try {
-      pooled = await pool.connect();
+      pooled = await untilAborted(connecting, signal);
     } catch (error) {
+      void connecting.then((late) => late.release(), () => {});
       leave();
       throw error;
     }
@@ -107,10 +111,13 @@ export class QueryRunner {
       throw signal.reason;
     }
     let info: SessionInfo;
+    const settingUp = this.sessionInfo(pooled);
     try {
-      info = await this.sessionInfo(pooled);
+      info = await untilAborted(settingUp, signal);
     } catch (error) {
-      client.release(error instanceof Error ? error : true);
+      // Aborted while the session's settings were applied: the connection is given back once they are.
+      void settingUp.then(() => client.release(), () => client.release(true));
+      if (signal?.aborted) throw signal.reason;
       throw error;
     }
     const running = client.query(text, params);

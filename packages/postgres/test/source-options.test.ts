@@ -217,11 +217,11 @@ describe.skipIf(TEST_DATABASE_URL === undefined)('postgres source on a server: t
     const source = await createPostgresSource({ db: sleepyPool(pool, 0.2, () => slow), schema, statementTimeoutMs: 300, versionTtlMs: 0 });
     slow = true;
     const handler = createPapersHandler({ source });
-    for (const url of ['/papers/?abstract=abc&ordering=id', '/papers/?title=abc', '/papers/a/']) {
+    for (const url of ['/papers/?abstract=abc&ordering=id', '/papers/?title=abc']) {
       const started = performance.now();
       const response = (await handler({ method: 'GET', url, headers: {} }))!;
       const elapsed = performance.now() - started;
-      expect(response.status, url).toBe(url.endsWith('/a/') ? 200 : 503);
+      expect(response.status, url).toBe(503);
       if (response.status === 503) {
         expect(response.headers['Retry-After']).toBeDefined();
         expect(Buffer.from(response.body as Uint8Array).toString()).toMatch(/more work than one request may take/);

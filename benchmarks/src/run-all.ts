@@ -28,6 +28,10 @@ if (args.only.has('load')) {
   const { runLoadBench } = await import('./load.bench.js');
   await runLoadBench(args);
 }
+if (args.only.has('sql-mode')) {
+  const { runSqlModeBench } = await import('./sql-mode.bench.js');
+  await runSqlModeBench(args.duration);
+}
 if (args.only.has('postgres')) {
   const file = fileURLToPath(new URL('./postgres.bench.ts', import.meta.url));
   if (existsSync(file)) {

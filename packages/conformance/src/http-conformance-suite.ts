@@ -681,6 +681,12 @@ export function defineHttpConformanceSuite(target: HttpConformanceTarget): void 
         expect(res.text).toBe(NOT_FOUND);
       });
 
+      it.each(['%00', 'a%00b', `${'x'.repeat(4000)}`])('answers 404 Not found. for an id no source can hold (%s), never 503', async (id) => {
+        const res = await get(`${MOUNT}/papers/${id}/`);
+        expect(res.status).toBe(404);
+        expect(res.text).toBe(NOT_FOUND);
+      });
+
       it('decodes a percent-encoded id', async () => {
         expect((await get(`${MOUNT}/papers/gpt%2D4-technical-report/`)).text).toBe(GPT4_JSON);
       });

@@ -167,6 +167,26 @@ export function definePaperSourceSuite(target: SourceSuiteTarget): void {
       expect(await source.get('')).toBeNull();
     });
 
+    // Ids and values PostgreSQL cannot store (U+0000, lone surrogates) and over-long ones: no
+    // paper has them, so the answer is "not found" / nothing matches, never an error (a 503).
+    const unstorable = ['\u0000', 'a\u0000b', '\ud800', 'x\udc00y', '\udfff\ud800', 'x'.repeat(100_000)];
+
+    it.each(unstorable.map((value) => [JSON.stringify(value.slice(0, 12)), value]))('gets no paper for the id %s', async (_name, id) => {
+      expect(await source.get(id)).toBeNull();
+      expect(await source.get(`${id}attention-1`)).toBeNull();
+    });
+
+    it.each(unstorable.map((value) => [JSON.stringify(value.slice(0, 12)), value]))('matches no paper by the filter value %s', async (_name, value) => {
+      for (const filters of [{ arxivId: value }, { titleContains: value }, { abstractContains: value }, { titleContains: 'a', abstractContains: value }]) {
+        for (const raw of ['', 'q=attention', 'ordering=-published']) {
+          const query = queryFor(raw);
+          const page = await source.list({ ...query, filters: { ...query.filters, ...filters } });
+          expect(page.count, `${raw} ${Object.keys(filters).join(',')}`).toBe(0);
+          expect(page.results).toEqual([]);
+        }
+      }
+    });
+
     it('returns every field of every paper unchanged', async () => {
       const page = await list('', 0, 500);
       const byId = new Map(SOURCE_FIXTURE.map((p) => [p.id, p]));

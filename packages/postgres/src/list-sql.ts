@@ -146,16 +146,21 @@ export function pageStatement(
   const params = new Params();
   const condition = where(whereClause(terms, query.filters, params));
   const window = () => `LIMIT ${params.add(query.limit)} OFFSET ${params.add(query.offset)}`;
-  if (query.ordering.kind === 'relevance' && scoring !== null && terms.length > 0) {
+  // A term of weight 0 (one matching over 4/5 of the catalogue: `the`, `"of the"`) adds exactly
+  // +0 to every score, so it is neither counted nor scored; when no term weighs anything, every
+  // score is 0 and relevance is the `then` order, walked from an index like any other ordering.
+  const weighed = scoring === null ? [] : terms.map((term, i) => ({ term, idf: scoring.idfs[i]! })).filter(({ idf }) => idf !== 0);
+  if (query.ordering.kind === 'relevance' && scoring !== null && weighed.length > 0) {
     const then = query.ordering.then;
-    const counts = terms.flatMap((term, i) => occurrenceColumns(term, i, params));
+    const counts = weighed.flatMap(({ term }, i) => occurrenceColumns(term, i, params));
     const columns = new Set([...orderColumns(then).split(', '), 'title_len', 'authors_len', 'abstract_len']);
-    if (terms.some((term) => term.term.arxivId !== null)) columns.add('arxiv_id');
+    if (weighed.some(({ term }) => term.term.arxivId !== null)) columns.add('arxiv_id');
     // Each stored text is read (and decompressed) once per row, then searched as often as needed.
     const texts = Object.entries(TEXT_COLUMNS).map(([field, column]) => `${column} || '' AS ${field}_text`);
     const fetched = `SELECT ${[...columns, ...texts].join(', ')} FROM ${names.papers}${condition} OFFSET 0`;
     const inner = `SELECT ${[...columns, ...counts].join(', ')} FROM (${fetched}) f OFFSET 0`;
-    const scored = `SELECT ${orderColumns(then)}, ${scoreExpression(terms, scoring, params)} AS score
+    const weights = { averages: scoring.averages, idfs: weighed.map(({ idf }) => idf) };
+    const scored = `SELECT ${orderColumns(then)}, ${scoreExpression(weighed.map(({ term }) => term), weights, params)} AS score
       FROM (${inner}) c ORDER BY score DESC, ${orderItems(then)} ${window()}`;
     return {
       text: `SELECT ${SELECT_PAPER_P} FROM (${scored}) w JOIN ${names.papers} p USING (id) ORDER BY w.score DESC, ${orderItems(then, 'w.')}`,

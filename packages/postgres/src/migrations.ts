@@ -1,4 +1,4 @@
-import { queryRows, withTransaction, type Queryable } from './db.js';
+import { queryRows, quoteLiteral, withTransaction, type Queryable } from './db.js';
 import { schemaNames, type SchemaNames } from './schema.js';
 
 /** One step of the schema: applied once, in order, recorded in `paperlist_migrations`. */
@@ -96,6 +96,41 @@ export const MIGRATIONS: readonly Migration[] = [
       $fn$`,
       `CREATE TRIGGER papers_touch AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${n.papers}
         FOR EACH STATEMENT EXECUTE FUNCTION ${n.touch}()`,
+    ],
+  },
+  {
+    version: 2,
+    name: 'trigram indexes for the title and abstract filters',
+    up: (n) => [
+      // `title=`/`abstract=` compare `coalesce(<field>_lower, lower(<field> COLLATE "C"))` with
+      // `LIKE '%needle%'` (see list-sql.ts); a GIN trigram index on exactly that expression finds
+      // the candidates, and PostgreSQL rechecks each one with the LIKE itself, so answers stay
+      // exact. pg_trgm is installed where it can be (a trusted extension since PostgreSQL 13;
+      // PGlite needs it loaded); where it cannot, the indexes are skipped and the filters read
+      // the table as before: slower, never different. The opclass is named by the schema the
+      // extension lives in, which need not be on the search_path. `fastupdate = off` keeps the
+      // indexes out of a bulk load's kept GIN indexes (see keptThroughLoad): one build after the
+      // rows is much cheaper than keeping trigrams of every abstract up to date row by row.
+      `DO $do$
+      DECLARE
+        trgm text;
+      BEGIN
+        PERFORM pg_advisory_xact_lock(74110, 0);
+        IF NOT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm') THEN
+          BEGIN
+            CREATE EXTENSION pg_trgm;
+          EXCEPTION WHEN others THEN
+            RAISE NOTICE 'paperlist: pg_trgm is not available (%); title and abstract filters read the table', SQLERRM;
+          END;
+        END IF;
+        SELECT quote_ident(ns.nspname) INTO trgm FROM pg_extension e JOIN pg_namespace ns ON ns.oid = e.extnamespace
+          WHERE e.extname = 'pg_trgm';
+        IF trgm IS NOT NULL THEN
+          EXECUTE format('CREATE INDEX papers_title_trgm ON %s USING gin ((coalesce(title_lower, lower(title COLLATE "C"))) %s.gin_trgm_ops) WITH (fastupdate = off)', ${quoteLiteral(n.papers)}, trgm);
+          EXECUTE format('CREATE INDEX papers_abstract_trgm ON %s USING gin ((coalesce(abstract_lower, lower(abstract COLLATE "C"))) %s.gin_trgm_ops) WITH (fastupdate = off)', ${quoteLiteral(n.papers)}, trgm);
+        END IF;
+      END
+      $do$`,
     ],
   },
 ];

@@ -26,6 +26,8 @@ import { assertMigrated, migrate, type MigrateResult } from './migrations.js';
 import { QueryRunner } from './query-runner.js';
 import { DEFAULT_SCHEMA, schemaNames, type SchemaNames } from './schema.js';
 import { CatalogueCache, countKey, resolveTerms } from './term-resolver.js';
+import { callDeadline, untilAborted } from './statement-timeout.js';
+import { isUnstorable } from './unstorable-text.js';
 
 /**
  * How `count` is computed for a list.
@@ -49,11 +51,21 @@ export interface PostgresSourceOptions {
   /** The schema holding paperlist's tables; default `paperlist`. */
   schema?: string;
   /**
-   * Longest time one read statement may run, in milliseconds; then it is cancelled and the
-   * request answers `503`. On a pool the server enforces it (`statement_timeout` is set on the
-   * pool's sessions); on PGlite the call is rejected but the statement finishes in the background.
+   * Longest time one call (`list` or `get`, all its statements together) may take, in
+   * milliseconds; then it is rejected with a `QueryBudgetError` (the handler answers `503`,
+   * code `query-budget`, with `Retry-After`) and its running statement is cancelled on the
+   * server. Each statement also gets it as `statement_timeout`, the server-side backstop. On
+   * PGlite the call is rejected but the statement finishes in the background.
    */
   statementTimeoutMs?: number;
+  /**
+   * Statements that may wait for a connection of a `pg.Pool` `readDb` when all of its `max`
+   * are busy; one more is refused at once with `SourceOverloadedError` (`503`, code
+   * `source-busy`). Default: 4 × the pool's `max`.
+   */
+  maxQueued?: number;
+  /** Longest a statement waits for a pool connection before it is refused (`source-busy`); default 1000 ms. */
+  queueWaitMs?: number;
   /** How counts are computed; default `{ mode: 'exact' }`. */
   count?: CountStrategy;
   /**
@@ -130,7 +142,14 @@ interface FullStateRow extends StateRow {
 export async function createPostgresSource(options: PostgresSourceOptions): Promise<PostgresSource> {
   const resolved = resolveOptions(options);
   const { db, readDb, names } = resolved;
-  const runner = new QueryRunner(readDb, { statementTimeoutMs: resolved.statementTimeoutMs, jit: resolved.jit });
+  const runner = new QueryRunner(readDb, {
+    statementTimeoutMs: resolved.statementTimeoutMs,
+    jit: resolved.jit,
+    gate: {
+      ...(resolved.maxQueued === undefined ? {} : { queued: resolved.maxQueued }),
+      ...(resolved.queueWaitMs === undefined ? {} : { waitMs: resolved.queueWaitMs }),
+    },
+  });
   await assertMigrated(readDb, names.schema);
 
   let version = '';
@@ -209,7 +228,7 @@ export async function createPostgresSource(options: PostgresSourceOptions): Prom
     const known = cache.counts.get(key);
     if (known !== undefined) {
       try {
-        return await known;
+        return await untilAborted(known, signal);
       } catch (error) {
         // Another request's count failed (its client went away?): count afresh, unless this one is aborted too.
         if (signal?.aborted) throw error;
@@ -237,6 +256,31 @@ export async function createPostgresSource(options: PostgresSourceOptions): Prom
   const page = async (query: PaperQuery, terms: ResolvedTerm[], scoring: Scoring | null, plan: 'walk' | 'sort', signal: AbortSignal | undefined) =>
     (await rows<PaperRow>(pageStatement(names, query, terms, scoring, plan), signal)).map(toPaper);
 
+  /** One list request; `signal` aborts when the client goes away or the call's budget is spent. */
+  const listWithin = async (query: PaperQuery, signal: AbortSignal | undefined): Promise<PaperPage> => {
+    // A filter value no stored paper can hold matches nothing (see unstorable-text.ts).
+    const { arxivId, titleContains, abstractContains } = query.filters;
+    if ([arxivId, titleContains, abstractContains].some((value) => value !== undefined && isUnstorable(value))) {
+      return { count: 0, results: [] };
+    }
+    const state = await readState(signal);
+    const run = <R>(text: string, params: unknown[]) => runner.rows<R>(text, params, signal);
+    const terms = query.terms.length === 0 ? [] : await resolveTerms(names, query.terms, cache, run);
+    // A term none of whose words are in any paper (and no arXiv id): nothing matches.
+    if (terms.some((term) => !wordsCanMatch(term) && term.term.arxivId === null)) return { count: 0, results: [] };
+    const relevance = query.ordering.kind === 'relevance' && terms.length > 0 && query.limit > 0;
+    const [count, scoring] = await Promise.all([
+      countMatches(query, terms, state, signal),
+      relevance ? scoringFor(state, terms, signal) : null,
+    ]);
+    if (query.limit === 0 || query.offset >= count) return { count, results: [] };
+    // Walking an ordering index visits about (offset + limit) * total / count papers; finding
+    // the matches first visits count papers, then sorts them.
+    const total = Math.max(Number(state.total), 1);
+    const plan = (query.offset + query.limit) * (total / Math.max(count, 1)) <= 2 * count ? 'walk' : 'sort';
+    return { count, results: await page(query, terms, scoring, plan, signal) };
+  };
+
   return {
     schema: names.schema,
     version() {
@@ -245,27 +289,23 @@ export async function createPostgresSource(options: PostgresSourceOptions): Prom
     },
     refreshVersion,
     async list(query: PaperQuery, callOptions: SourceCallOptions = {}): Promise<PaperPage> {
-      const { signal } = callOptions;
-      const state = await readState(signal);
-      const run = <R>(text: string, params: unknown[]) => runner.rows<R>(text, params, signal);
-      const terms = query.terms.length === 0 ? [] : await resolveTerms(names, query.terms, cache, run);
-      // A term none of whose words are in any paper (and no arXiv id): nothing matches.
-      if (terms.some((term) => !wordsCanMatch(term) && term.term.arxivId === null)) return { count: 0, results: [] };
-      const relevance = query.ordering.kind === 'relevance' && terms.length > 0 && query.limit > 0;
-      const [count, scoring] = await Promise.all([
-        countMatches(query, terms, state, signal),
-        relevance ? scoringFor(state, terms, signal) : null,
-      ]);
-      if (query.limit === 0 || query.offset >= count) return { count, results: [] };
-      // Walking an ordering index visits about (offset + limit) * total / count papers; finding
-      // the matches first visits count papers, then sorts them.
-      const total = Math.max(Number(state.total), 1);
-      const plan = (query.offset + query.limit) * (total / Math.max(count, 1)) <= 2 * count ? 'walk' : 'sort';
-      return { count, results: await page(query, terms, scoring, plan, signal) };
+      const deadline = callDeadline(callOptions.signal, resolved.statementTimeoutMs);
+      try {
+        return await listWithin(query, deadline.signal);
+      } finally {
+        deadline.done();
+      }
     },
     async get(id: string, callOptions: SourceCallOptions = {}): Promise<Paper | null> {
-      const [row] = await runner.rows<PaperRow>(`SELECT ${SELECT_PAPER} FROM ${names.papers} WHERE id = $1`, [id], callOptions.signal);
-      return row === undefined ? null : toPaper(row);
+      // No stored id holds U+0000 or a lone surrogate: not found, as on the memory source.
+      if (isUnstorable(id)) return null;
+      const deadline = callDeadline(callOptions.signal, resolved.statementTimeoutMs);
+      try {
+        const [row] = await runner.rows<PaperRow>(`SELECT ${SELECT_PAPER} FROM ${names.papers} WHERE id = $1`, [id], deadline.signal);
+        return row === undefined ? null : toPaper(row);
+      } finally {
+        deadline.done();
+      }
     },
     migrate: () => migrate(db, { schema: names.schema }),
     async importPapers(papers, importOptions = {}) {
@@ -285,6 +325,8 @@ interface ResolvedOptions {
   count: CountStrategy;
   jit: boolean;
   versionTtlMs: number;
+  maxQueued: number | undefined;
+  queueWaitMs: number | undefined;
 }
 
 function resolveOptions(options: PostgresSourceOptions): ResolvedOptions {
@@ -300,6 +342,14 @@ function resolveOptions(options: PostgresSourceOptions): ResolvedOptions {
   const timeout = options.statementTimeoutMs;
   if (timeout !== undefined && !(Number.isSafeInteger(timeout) && timeout > 0)) {
     fail('invalid-statement-timeout', `"statementTimeoutMs" must be a positive integer of milliseconds, got ${String(timeout)}`);
+  }
+  const maxQueued = options.maxQueued;
+  if (maxQueued !== undefined && !(Number.isSafeInteger(maxQueued) && maxQueued >= 0)) {
+    fail('invalid-max-queued', `"maxQueued" must be a non-negative integer, got ${String(maxQueued)}`);
+  }
+  const queueWaitMs = options.queueWaitMs;
+  if (queueWaitMs !== undefined && !(Number.isFinite(queueWaitMs) && queueWaitMs >= 0)) {
+    fail('invalid-queue-wait', `"queueWaitMs" must be a non-negative number of milliseconds, got ${String(queueWaitMs)}`);
   }
   const count = options.count ?? { mode: 'exact' as const };
   if (count.mode === 'estimate-above') {
@@ -321,6 +371,8 @@ function resolveOptions(options: PostgresSourceOptions): ResolvedOptions {
     count,
     jit,
     versionTtlMs: ttl,
+    maxQueued,
+    queueWaitMs,
   };
 }
 

@@ -1,6 +1,12 @@
+import { ConnectionGate, type GateLimits } from './bounded-pool.js';
 import { isPool, type PoolClientLike, type PoolLike, type Queryable } from './db.js';
+import { asBudgetError, untilAborted } from './statement-timeout.js';
 
-/** The error of a statement that ran longer than `statementTimeoutMs` (SQLSTATE `57014`, like PostgreSQL's own). */
+/**
+ * The error of a statement that ran longer than `statementTimeoutMs` on one session (SQLSTATE
+ * `57014`, like PostgreSQL's own); the runner hands it on as a `QueryBudgetError`, as it does
+ * the server's own.
+ */
 export class StatementTimeoutError extends Error {
   override readonly name = 'StatementTimeoutError';
   readonly code = '57014';
@@ -19,6 +25,8 @@ export interface SessionSettings {
   statementTimeoutMs: number | undefined;
   /** `jit`: left to the server when true, turned off when false. */
   jit: boolean;
+  /** Bounds of the wait for a pool connection (see {@link ConnectionGate}); default: the pool's size, 4 × as many waiting, 1 s. */
+  gate?: Partial<GateLimits>;
 }
 
 /**
@@ -45,6 +53,8 @@ export class QueryRunner {
   /** The statements applying the settings: with the pid (pool clients), and alone (one session). */
   private readonly poolSetup: SettingsStatement;
   private readonly sessionSetup: SettingsStatement;
+  /** The bounded wait for the pool's connections (pools only). */
+  readonly gate: ConnectionGate | undefined;
 
   constructor(
     readonly db: Queryable,
@@ -52,26 +62,62 @@ export class QueryRunner {
   ) {
     this.poolSetup = settingsStatement(settings, 'pg_backend_pid() AS pid');
     this.sessionSetup = settingsStatement(settings, '');
+    if (isPool(db)) {
+      // pg.Pool's size (`max`, 10 by default): more statements at once would only wait in its own unbounded queue.
+      const size = Number((db as { options?: { max?: unknown } }).options?.max ?? 10) || 10;
+      const concurrent = settings.gate?.concurrent ?? size;
+      this.gate = new ConnectionGate({
+        concurrent,
+        queued: settings.gate?.queued ?? 4 * concurrent,
+        waitMs: settings.gate?.waitMs ?? 1000,
+      });
+    }
   }
 
   async rows<R>(text: string, params: unknown[], signal?: AbortSignal): Promise<R[]> {
     signal?.throwIfAborted();
     const db = this.db;
-    if (isPool(db)) return this.onPool<R>(db, text, params, signal);
-    return this.onSession<R>(db, text, params, signal);
+    try {
+      if (isPool(db)) return await this.onPool<R>(db, text, params, signal);
+      return await this.onSession<R>(db, text, params, signal);
+    } catch (error) {
+      throw asBudgetError(error, this.settings.statementTimeoutMs);
+    }
   }
 
   private async onPool<R>(pool: PoolLike, text: string, params: unknown[], signal: AbortSignal | undefined): Promise<R[]> {
-    const client = await pool.connect();
+    const leave = await this.gate!.enter(signal);
+    let pooled: PoolClientLike;
+    // Opening a connection (after a cancel discarded one) can take long on a busy server: the
+    // call's signal bounds that wait too; a connection that arrives later goes back to the pool.
+    const connecting = pool.connect();
+    try {
+      pooled = await untilAborted(connecting, signal);
+    } catch (error) {
+      void connecting.then((late) => late.release(), () => {});
+      leave();
+      throw error;
+    }
+    // The gate's slot is given back with the connection, never before.
+    const client: PoolClientLike = {
+      query: (sql, values) => pooled.query(sql, values),
+      release(destroy) {
+        pooled.release(destroy);
+        leave();
+      },
+    };
     if (signal?.aborted) {
       client.release();
       throw signal.reason;
     }
     let info: SessionInfo;
+    const settingUp = this.sessionInfo(pooled);
     try {
-      info = await this.sessionInfo(client);
+      info = await untilAborted(settingUp, signal);
     } catch (error) {
-      client.release(error instanceof Error ? error : true);
+      // Aborted while the session's settings were applied: the connection is given back once they are.
+      void settingUp.then(() => client.release(), () => client.release(true));
+      if (signal?.aborted) throw signal.reason;
       throw error;
     }
     const running = client.query(text, params);

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
 import type { Paper } from '@paperlist/core';
 import { createPostgresSource, importPapers, migrate, type PostgresSource, type PostgresSourceOptions, type Queryable } from '../src/index.js';
@@ -29,9 +30,9 @@ export async function dropSchema(db: Queryable, schema: string): Promise<void> {
   await db.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
 }
 
-/** An in-process database. */
+/** An in-process database, with pg_trgm loaded (the trigram indexes of the substring filters). */
 export async function newPGlite(): Promise<PGlite> {
-  const db = new PGlite();
+  const db = new PGlite({ extensions: { pg_trgm } });
   await db.waitReady;
   return db;
 }

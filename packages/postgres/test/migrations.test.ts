@@ -1,3 +1,4 @@
+import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PaperlistOptionsError } from '@paperlist/core';
 import { createPostgresSource, migrate, schemaVersion, SCHEMA_VERSION } from '../src/index.js';
@@ -14,17 +15,23 @@ for (const target of targets()) {
     it('are versioned and idempotent', async () => {
       const schema = target.schema();
       expect(await schemaVersion(target.db(), { schema })).toBeNull();
-      expect(await migrate(target.db(), { schema })).toEqual({ schema, applied: [1], version: SCHEMA_VERSION });
+      expect(await migrate(target.db(), { schema })).toEqual({ schema, applied: [1, 2], version: SCHEMA_VERSION });
       expect(await migrate(target.db(), { schema })).toEqual({ schema, applied: [], version: SCHEMA_VERSION });
       expect(await schemaVersion(target.db(), { schema })).toBe(SCHEMA_VERSION);
       const { rows } = await target.db().query(`SELECT version, name FROM "${schema}".paperlist_migrations`);
-      expect(rows).toEqual([{ version: 1, name: 'papers, words, state and indexes' }]);
+      expect(rows).toEqual([
+        { version: 1, name: 'papers, words, state and indexes' },
+        { version: 2, name: 'trigram indexes for the title and abstract filters' },
+      ]);
+      // pg_trgm is there (loaded in PGlite, installable on the server): the filters' indexes exist.
+      const indexes = await target.db().query(`SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND indexname LIKE '%trgm' ORDER BY 1`, [schema]);
+      expect(indexes.rows).toEqual([{ indexname: 'papers_abstract_trgm' }, { indexname: 'papers_title_trgm' }]);
     });
 
     it('serialise concurrent runs (servers starting together)', async () => {
       const schema = target.schema();
       const results = await Promise.all([1, 2, 3].map(() => migrate(target.db(), { schema })));
-      expect(results.map((result) => result.applied).sort()).toEqual([[], [], [1]]);
+      expect(results.map((result) => result.applied).sort()).toEqual([[], [], [1, 2]]);
     });
 
     it('refuse a schema newer than the package', async () => {
@@ -41,6 +48,19 @@ for (const target of targets()) {
     });
   });
 }
+
+describe('migrations without pg_trgm', () => {
+  it('skip the trigram indexes; the filters still answer (from the table)', async () => {
+    const db = new PGlite(); // no extensions loaded
+    try {
+      expect((await migrate(db, { schema: 'plain' })).applied).toEqual([1, 2]);
+      const indexes = await db.query(`SELECT indexname FROM pg_indexes WHERE schemaname = 'plain' AND indexname LIKE '%trgm'`);
+      expect(indexes.rows).toEqual([]);
+    } finally {
+      await db.close();
+    }
+  });
+});
 
 describe('createPostgresSource options', () => {
   const db = { query: () => Promise.resolve({ rows: [] }) };

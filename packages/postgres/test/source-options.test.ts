@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toPaper, type PaperQuery } from '@paperlist/core';
+import { createPapersHandler, QueryBudgetError, SourceOverloadedError, toPaper, type PaperQuery } from '@paperlist/core';
 import { queryFor } from '@paperlist/conformance';
 import { loadSamplePapers } from '@paperlist/core/sample';
 import type pg from 'pg';
 import { makePaper } from '../../core/test/make-paper.js';
-import { createPostgresSource, importPapers, migrate, StatementTimeoutError, type PoolClientLike, type Queryable } from '../src/index.js';
+import { createPostgresSource, importPapers, migrate, type PoolClientLike, type Queryable } from '../src/index.js';
 import { QueryRunner } from '../src/query-runner.js';
 import { dropSchema, newPGlite, noteServerSkip, randomSchema, recording, serverPool, TEST_DATABASE_URL } from './helpers.js';
 
@@ -121,7 +121,7 @@ describe('postgres source on PGlite', () => {
         new Promise((resolve, reject) => setTimeout(() => db.query(text, params).then(resolve, reject), text.includes('papers') ? 300 : 0)),
     };
     const timed = await createPostgresSource({ db: slow, schema: 'small', statementTimeoutMs: 100 });
-    await expect(timed.list(queryFor(''))).rejects.toBeInstanceOf(StatementTimeoutError);
+    await expect(timed.list(queryFor(''))).rejects.toBeInstanceOf(QueryBudgetError);
     const source = await createPostgresSource({ db: slow, schema: 'small' });
     const controller = new AbortController();
     const listing = source.list(queryFor(''), { signal: controller.signal });
@@ -130,8 +130,8 @@ describe('postgres source on PGlite', () => {
   });
 });
 
-/** A pool whose statements on paperlist's tables first sleep on the same session (as a slow query would). */
-function sleepyPool(pool: pg.Pool, seconds: number) {
+/** A pool whose statements on paperlist's tables first sleep on the same session (as a slow query would), while `when()` says so. */
+function sleepyPool(pool: pg.Pool, seconds: number, when: () => boolean = () => true) {
   return {
     get totalCount() {
       return pool.totalCount;
@@ -143,7 +143,7 @@ function sleepyPool(pool: pg.Pool, seconds: number) {
       const client = await pool.connect();
       return {
         async query(text: string, params?: unknown[]) {
-          if (/papers|paperlist_state/.test(text)) await client.query('SELECT pg_sleep($1)', [seconds]);
+          if (when() && /papers|paperlist_state/.test(text)) await client.query('SELECT pg_sleep($1)', [seconds]);
           return client.query(text, params);
         },
         release: (destroy?: boolean | Error) => client.release(destroy),
@@ -172,8 +172,9 @@ describe.skipIf(TEST_DATABASE_URL === undefined)('postgres source on a server: t
     const source = await createPostgresSource({ db: pool, schema, statementTimeoutMs: 300 });
     const started = Date.now();
     const slow = await createPostgresSource({ db: sleepyPool(pool, 3), schema, statementTimeoutMs: 300 }).catch((error: unknown) => error);
-    // Opening the source reads the state, which sleeps too: the timeout applies there already.
-    expect(slow).toMatchObject({ code: '57014', message: 'canceling statement due to statement timeout' });
+    // Opening the source reads the state, which sleeps too: the server's timeout applies there
+    // already, and is answered as the budget's refusal.
+    expect(slow).toBeInstanceOf(QueryBudgetError);
     expect(Date.now() - started).toBeLessThan(2000);
     expect((await source.list(queryFor(''))).count).toBe(2);
   });
@@ -207,6 +208,60 @@ describe.skipIf(TEST_DATABASE_URL === undefined)('postgres source on a server: t
     );
     expect(setting!.jit).toBe(setting!.reset);
     await (left.db as pg.Pool).end();
+  });
+
+  it('holds one budget for the whole call: 503 query-budget with Retry-After within the budget + 50 ms, the backend cancelled', async () => {
+    let slow = false;
+    // Every statement sleeps 0.2 s: five of them in turn, each under the server's timeout of 0.3 s,
+    // would take a second; the call's budget stops it at 0.3 s.
+    const source = await createPostgresSource({ db: sleepyPool(pool, 0.2, () => slow), schema, statementTimeoutMs: 300, versionTtlMs: 0 });
+    slow = true;
+    const handler = createPapersHandler({ source });
+    for (const url of ['/papers/?abstract=abc&ordering=id', '/papers/?title=abc']) {
+      const started = performance.now();
+      const response = (await handler({ method: 'GET', url, headers: {} }))!;
+      const elapsed = performance.now() - started;
+      expect(response.status, url).toBe(503);
+      if (response.status === 503) {
+        expect(response.headers['Retry-After']).toBeDefined();
+        expect(Buffer.from(response.body as Uint8Array).toString()).toMatch(/more work than one request may take/);
+        expect(elapsed).toBeLessThan(350);
+      }
+    }
+    for (let i = 0; i < 50 && (await sleeping()) > 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await sleeping()).toBe(0);
+    slow = false;
+  });
+
+  it('bounds the wait for a connection: a full queue is refused at once, a long wait after queueWaitMs', async () => {
+    const small = serverPool({ max: 2, application_name: schema });
+    let slow = false;
+    try {
+      const source = await createPostgresSource({ db: sleepyPool(small, 1, () => slow), schema, maxQueued: 1, queueWaitMs: 200, versionTtlMs: 60_000 });
+      slow = true;
+      const started = performance.now();
+      const timed = (query: PaperQuery) =>
+        source.list(query).then(
+          () => ({ ok: true, ms: performance.now() - started }),
+          (error: unknown) => ({ ok: false, error, ms: performance.now() - started }),
+        );
+      // Two hold the connections (1 s each), one waits, the fourth finds the queue full.
+      const calls = [timed(queryFor('ordering=id')), timed(queryFor('ordering=-id'))];
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const waiting = timed(queryFor('ordering=title'));
+      const refused = await timed(queryFor('ordering=-title'));
+      expect(refused).toMatchObject({ ok: false, error: expect.any(SourceOverloadedError) });
+      expect(refused.ms).toBeLessThan(150);
+      const waited = await waiting;
+      expect(waited).toMatchObject({ ok: false, error: expect.any(SourceOverloadedError) });
+      expect(waited.ms).toBeGreaterThanOrEqual(240);
+      expect(waited.ms).toBeLessThan(600);
+      expect((await Promise.all(calls)).map((call) => call.ok)).toEqual([true, true]);
+      slow = false;
+      expect((await source.list(queryFor(''))).count).toBe(2);
+    } finally {
+      await small.end();
+    }
   });
 
   it('runs list and count side by side on the pool and still answers exactly', async () => {

@@ -1,0 +1,121 @@
+/**
+ * `--query-mode sql` under load: the direct SQL source (@paperlist/postgres) at 498k papers,
+ * 10 concurrent clients on distinct requests (1–3-word searches in every ordering, pages 1–3,
+ * one in ten a title/abstract filter), served by the CLI's node:http app in a process of its
+ * own. Targets (issue 18): >= 200 req/s, p99 <= 250 ms, every request answered or refused
+ * (503) within the budget + 50 ms.
+ *
+ * Imports the large catalogue into a schema of its own (`paperlist_sql_load`, dropped after)
+ * unless PAPERLIST_BENCH_REUSE=1 finds it loaded (PAPERLIST_SQL_LOAD_SCHEMA names another).
+ * Run alone: `node --import tsx --conditions=@paperlist/source benchmarks/src/sql-mode.bench.ts [--duration s]`
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { importPapers, migrate, type Queryable } from '@paperlist/postgres';
+import { LARGE_CATALOG } from './corpus.js';
+
+const DATABASE_URL =
+  process.env['PAPERLIST_BENCH_DATABASE_URL'] ?? process.env['PAPERLIST_TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
+const SCHEMA = process.env['PAPERLIST_SQL_LOAD_SCHEMA'] ?? 'paperlist_sql_load';
+const REUSE = process.env['PAPERLIST_BENCH_REUSE'] === '1';
+const SERVER = fileURLToPath(new URL('./load/sql-mode-server.ts', import.meta.url));
+const CLIENTS = 10;
+const BUDGET_MS = 250;
+
+function startServer(pathsFile: string): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, ['--conditions=@paperlist/source', '--import', 'tsx', SERVER, DATABASE_URL, SCHEMA, String(BUDGET_MS), pathsFile], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('exit', (code) => reject(new Error(`sql-mode server exited with ${code}`)));
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (line.startsWith('READY ')) resolve({ child, port: (JSON.parse(line.slice(6)) as { port: number }).port });
+      else console.log(line);
+    });
+  });
+}
+
+/** Imports the large catalogue into the benchmark's schema unless it is there and reuse is asked. */
+async function ensureCatalogue(pool: pg.Pool): Promise<void> {
+  if (REUSE) {
+    const found = await pool.query<{ n: string | null }>(`SELECT CASE WHEN to_regclass($1) IS NULL THEN NULL ELSE 1 END AS n`, [`${SCHEMA}.papers`]);
+    if (found.rows[0]!.n !== null) {
+      const { rows } = await pool.query<{ n: string }>(`SELECT count(*) AS n FROM "${SCHEMA}".papers`);
+      if (Number(rows[0]!.n) > 0) {
+        console.log(`import: skipped, ${rows[0]!.n} papers already in schema ${SCHEMA} (PAPERLIST_BENCH_REUSE=1)`);
+        await migrate(pool as unknown as Queryable, { schema: SCHEMA });
+        return;
+      }
+    }
+  }
+  await pool.query(`DROP SCHEMA IF EXISTS "${SCHEMA}" CASCADE`);
+  await migrate(pool as unknown as Queryable, { schema: SCHEMA });
+  const started = performance.now();
+  let indexingAt = started;
+  const result = await importPapers(pool as unknown as Queryable, LARGE_CATALOG, {
+    schema: SCHEMA,
+    onProgress: ({ phase }) => {
+      if (phase === 'indexing') indexingAt = performance.now();
+    },
+  });
+  const total = (performance.now() - started) / 1000;
+  console.log(`import: ${result.records} papers in ${total.toFixed(1)} s (indexes, trigram ones included, and statistics ${((performance.now() - indexingAt) / 1000).toFixed(1)} s)`);
+}
+
+export async function runSqlModeBench(duration: number): Promise<void> {
+  console.log(`\n## --query-mode sql: the direct SQL source under ${CLIENTS} clients\n`);
+  if (!existsSync(LARGE_CATALOG)) {
+    console.log(`skipped: the large catalogue is not at ${LARGE_CATALOG} (set PAPERLIST_LARGE_CATALOG)`);
+    return;
+  }
+  const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 2 });
+  try {
+    await pool.query('SELECT 1');
+  } catch (error) {
+    console.log(`skipped: no PostgreSQL server at ${DATABASE_URL.replace(/:[^:@/]*@/, ':***@')} (${(error as Error).message})`);
+    await pool.end();
+    return;
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'paperlist-sql-load-'));
+  let child: ChildProcess | undefined;
+  try {
+    await ensureCatalogue(pool);
+    const pathsFile = join(dir, 'paths.json');
+    const started = await startServer(pathsFile);
+    child = started.child;
+    const paths = JSON.parse(readFileSync(pathsFile, 'utf8')) as string[];
+    const run = (slice: string[], seconds: number) =>
+      autocannon({ url: `http://127.0.0.1:${started.port}`, connections: CLIENTS, duration: seconds, requests: slice.map((path) => ({ method: 'GET', path })) });
+    // Disjoint slices: the warm-up's requests never repeat in the measured run.
+    await run(paths.slice(0, 2_000), 3);
+    const result = await run(paths.slice(2_000), duration);
+    const codes = Object.entries(result.statusCodeStats ?? {}).map(([code, stat]) => `${code}: ${(stat as { count: number }).count}`).join(', ');
+    console.log(`${CLIENTS} clients, ${duration} s, distinct requests (${paths.length - 2_000} prepared), budget ${BUDGET_MS} ms, pool of 10\n`);
+    console.log(`| req/s | p50 | p90 | p99 | max | answers |`);
+    console.log(`|---:|---:|---:|---:|---:|---|`);
+    console.log(`| ${result.requests.average.toFixed(0)} | ${result.latency.p50} ms | ${result.latency.p90} ms | ${result.latency.p99} ms | ${result.latency.max} ms | ${codes} |`);
+    const bound = BUDGET_MS + 50;
+    console.log(
+      `\ntargets: >= 200 req/s (${result.requests.average >= 200 ? 'met' : 'NOT met'}), p99 <= 250 ms (${result.latency.p99 <= 250 ? 'met' : 'NOT met'}), ` +
+        `every answer within ${bound} ms (${result.latency.max <= bound ? 'met' : `NOT met: max ${result.latency.max} ms`})`,
+    );
+  } finally {
+    child?.removeAllListeners('exit');
+    child?.kill();
+    rmSync(dir, { recursive: true, force: true });
+    if (!REUSE) await pool.query(`DROP SCHEMA IF EXISTS "${SCHEMA}" CASCADE`).catch(() => {});
+    await pool.end();
+  }
+}
+
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const at = process.argv.indexOf('--duration');
+  await runSqlModeBench(at > 0 ? Number(process.argv[at + 1]) : 10);
+}

@@ -6,6 +6,7 @@ import { migrateDatabase, type MigrateOptions } from './commands/migrate.js';
 import { serve, type ServeOptions } from './commands/serve.js';
 import { validate, type ValidateOptions } from './commands/validate.js';
 import type { CommandContext } from './context.js';
+import { EnvironmentCommand } from './environment-options.js';
 import { EXIT, EXIT_CODES_HELP, type ExitCode } from './exit-codes.js';
 import { createLogger } from './log.js';
 import {
@@ -86,7 +87,9 @@ ${EXIT_CODES_HELP}`,
 
   withCommonFlags(
     program
-      .command('serve')
+      // Every flag of `serve` can come from the environment too (containers, process managers).
+      .addCommand(new EnvironmentCommand('serve', { '--host': 'HOST' }))
+      .commands.at(-1)!
       .description('Serve a catalogue over HTTP: the embedded sample, catalogue files, or PostgreSQL.')
       .addOption(
         new Option('-d, --data <file...>', 'catalogue files: JSON Lines, JSON arrays or PwC dumps (gzip or plain), or Parquet; repeatable')

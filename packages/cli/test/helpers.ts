@@ -27,7 +27,7 @@ const running = new Set<ChildProcess>();
 export function startCli(args: readonly string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): CliProcess {
   const env: NodeJS.ProcessEnv = { ...process.env, ...options.env };
   // The CLI resolves paths against INIT_CWD when started by a package manager: not here.
-  for (const name of ['npm_lifecycle_event', 'INIT_CWD', 'PORT', 'PAPERLIST_DATABASE_URL']) delete env[name];
+  for (const name of ['npm_lifecycle_event', 'npm_package_name', 'INIT_CWD', 'PORT', 'HOST', 'PAPERLIST_DATABASE_URL']) delete env[name];
   Object.assign(env, options.env);
   const child = spawn(process.execPath, ['--conditions=@paperlist/source', '--import', 'tsx', join(CLI_DIR, 'src/bin.ts'), ...args], {
     cwd: options.cwd ?? CLI_DIR,

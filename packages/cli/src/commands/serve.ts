@@ -45,6 +45,10 @@ export interface ServeOptions {
   /** Seconds to let requests in flight finish on shutdown. */
   shutdownTimeout: number;
   accessLog?: boolean;
+  /** Origins whose browser scripts may read the API (`--cors`). */
+  cors?: string[];
+  /** Compress answers by `Accept-Encoding` (`--no-compression` turns it off). */
+  compression?: boolean;
   /** Hidden: milliseconds to wait before answering each API request (for tests of graceful shutdown). */
   debugDelay?: number;
 }
@@ -188,6 +192,8 @@ class ServeProcess {
       mount: options.mount,
       ...handlerOptions(options),
       ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
+      ...(options.cors === undefined ? {} : { cors: options.cors }),
+      compression: options.compression !== false,
       ...(options.debugDelay === undefined ? {} : { responseDelayMs: options.debugDelay }),
       onError: (error, where) => {
         log.error(`${where}: ${describeError(error).message}`);

@@ -1,6 +1,8 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { PaperSource, PapersRequest } from '@paperlist/core';
 import { createRequestListener, type TrustProxy } from '@paperlist/core/node';
+import { compressAnswer, withoutVariantSuffixes } from './compression.js';
+import { Cors } from './cors.js';
 
 /** What the app shows on `/healthz` and whether it serves papers yet. */
 export interface ServerState {
@@ -30,6 +32,10 @@ export interface AppOptions {
   onError: (error: unknown, where: string) => void;
   /** Waits this long before answering each API request (to test shutdowns with requests in flight). */
   responseDelayMs?: number;
+  /** Compress the API's answers for the request's `Accept-Encoding` (gzip, br). Default true. */
+  compression?: boolean;
+  /** Origins whose browser scripts may read the API (`*`: any); none by default. */
+  cors?: readonly string[];
   /** Called after each response, for an access log. */
   onResponse?: (line: { method: string; url: string; status: number; ms: number }) => void;
 }
@@ -42,6 +48,8 @@ export interface AppOptions {
  */
 export function createApp(options: AppOptions): RequestListener {
   const { state, mount } = options;
+  const compression = options.compression !== false;
+  const cors = options.cors === undefined || options.cors.length === 0 ? null : new Cors(options.cors);
   const papers = createRequestListener({
     source: options.source,
     mount,
@@ -52,6 +60,10 @@ export function createApp(options: AppOptions): RequestListener {
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
     onError: (error: unknown, request: PapersRequest) => options.onError(error, `${request.method} ${request.url}`),
+    transformResponse: async (answer, req) => {
+      const coded = compression ? await compressAnswer(answer, req) : answer;
+      return cors === null ? coded : cors.answer(coded, req);
+    },
   });
   const delay = options.responseDelayMs ?? 0;
   const apiPrefix = `${mount}/`;
@@ -59,6 +71,14 @@ export function createApp(options: AppOptions): RequestListener {
   return (req, res) => {
     track(req, res, state, options.onResponse);
     try {
+      if (cors !== null) {
+        if (cors.preflight(req, res)) return;
+        // Answers written here carry them; the API's get them merged with its own `Vary`.
+        for (const [name, value] of Object.entries(cors.headers(req))) res.setHeader(name, value);
+      }
+      // The coded variants' ETags name the handler's own tag with a suffix.
+      const ifNoneMatch = req.headers['if-none-match'];
+      if (compression && ifNoneMatch !== undefined) req.headers['if-none-match'] = withoutVariantSuffixes(ifNoneMatch);
       const path = pathOf(req.url ?? '/');
       if (path === '/healthz') {
         const ready = state.phase === 'ready';

@@ -18,6 +18,11 @@ export interface RequestListenerOptions extends PapersHandlerOptions {
   mount?: string;
   /** Which proxies to believe about the request's scheme and host (see {@link TrustProxy}). Default `false`. */
   trustProxy?: TrustProxy;
+  /**
+   * Changes each answer of the API before it is written, such as compressing its body for the
+   * request's `Accept-Encoding` (what `paperlist serve` does). Not called for paths that go to `next`.
+   */
+  transformResponse?: (answer: PapersResponse, req: IncomingMessage) => PapersResponse | Promise<PapersResponse>;
 }
 
 /** A `node:http` request listener; `next` (when given) gets the requests for paths that are not the API's. */
@@ -35,7 +40,7 @@ export type PapersRequestListener = (req: IncomingMessage, res: ServerResponse, 
  * createServer(createRequestListener({ source, mount: '/api/v1' })).listen(8000);
  */
 export function createRequestListener(options: RequestListenerOptions): PapersRequestListener {
-  const { mount = '', trustProxy = false, ...handlerOptions } = options;
+  const { mount = '', trustProxy = false, transformResponse, ...handlerOptions } = options;
   const handle = createPapersHandler(handlerOptions);
   const onError = handlerOptions.onError ?? ((error: unknown) => console.error('paperlist: unexpected error:', error));
   const trust = compileTrust(trustProxy);
@@ -54,8 +59,8 @@ export function createRequestListener(options: RequestListenerOptions): PapersRe
       ...(host === undefined ? {} : { origin: `${requestProtocol(req, trust)}://${host}` }),
       signal: controller.signal,
     })
-      .then((answer) => {
-        if (answer !== null) writeResponse(res, answer);
+      .then(async (answer) => {
+        if (answer !== null) writeResponse(res, transformResponse === undefined ? answer : await transformResponse(answer, req));
         else if (next !== undefined) next();
         else writeResponse(res, errorResponse('not-found', method.toUpperCase() === 'HEAD'));
       })

@@ -125,6 +125,7 @@ ${EXIT_CODES_HELP}`,
       .addOption(new Option('--timeout <seconds>', 'longest a catalogue query may take before the request gets a 503').argParser(parseSeconds))
       .addOption(new Option('--shutdown-timeout <seconds>', 'on SIGTERM/SIGINT, how long requests in flight may take to finish').argParser(parseSeconds).default(10))
       .option('--cors <origins...>', 'origins whose browser scripts may read the API, such as https://app.example.org (* for any); off by default')
+      .option('--no-metrics', 'do not serve Prometheus metrics at /metrics')
       .option('--no-compression', 'send answers uncompressed (by default gzip or br, as the client accepts), e.g. behind a proxy that compresses')
       .option('--access-log', 'print one line per request on stdout')
       .addOption(new Option('--debug-delay <ms>', 'wait before answering each API request').argParser(parsePositiveInteger).hideHelp())

@@ -10,6 +10,7 @@ import { EXIT, type ExitCode } from '../exit-codes.js';
 import { formatCount, formatDuration } from '../log.js';
 import { progressMode } from '../progress.js';
 import { createApp, type ServerState } from '../server/app.js';
+import { ServerMetrics } from '../server/metrics.js';
 import { closeGracefully, listen, serverOrigin } from '../server/http-server.js';
 import { watchLauncher } from '../launcher-watch.js';
 import { isSecondPress } from '../signals.js';
@@ -49,6 +50,8 @@ export interface ServeOptions {
   cors?: string[];
   /** Compress answers by `Accept-Encoding` (`--no-compression` turns it off). */
   compression?: boolean;
+  /** Serve Prometheus metrics at `/metrics` (`--no-metrics` turns it off). */
+  metrics?: boolean;
   /** Hidden: milliseconds to wait before answering each API request (for tests of graceful shutdown). */
   debugDelay?: number;
 }
@@ -193,6 +196,18 @@ class ServeProcess {
       ...handlerOptions(options),
       ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
       ...(options.cors === undefined ? {} : { cors: options.cors }),
+      ...(options.metrics === false
+        ? {}
+        : {
+            metrics: new ServerMetrics(
+              {
+                papers: () => this.state.papers,
+                version: () => source.version?.(),
+                queries: () => this.memory?.activity(),
+              },
+              options.mount,
+            ),
+          }),
       compression: options.compression !== false,
       ...(options.debugDelay === undefined ? {} : { responseDelayMs: options.debugDelay }),
       onError: (error, where) => {

@@ -3,6 +3,7 @@ import type { PaperSource, PapersRequest } from '@paperlist/core';
 import { createRequestListener, type TrustProxy } from '@paperlist/core/node';
 import { compressAnswer, withoutVariantSuffixes } from './compression.js';
 import { Cors } from './cors.js';
+import type { ServerMetrics } from './metrics.js';
 
 /** What the app shows on `/healthz` and whether it serves papers yet. */
 export interface ServerState {
@@ -36,6 +37,8 @@ export interface AppOptions {
   compression?: boolean;
   /** Origins whose browser scripts may read the API (`*`: any); none by default. */
   cors?: readonly string[];
+  /** Prometheus metrics, served at `/metrics` and fed by every request; none when absent. */
+  metrics?: ServerMetrics;
   /** Called after each response, for an access log. */
   onResponse?: (line: { method: string; url: string; status: number; ms: number }) => void;
 }
@@ -69,7 +72,7 @@ export function createApp(options: AppOptions): RequestListener {
   const apiPrefix = `${mount}/`;
 
   return (req, res) => {
-    track(req, res, state, options.onResponse);
+    track(req, res, state, options.onResponse, options.metrics);
     try {
       if (cors !== null) {
         if (cors.preflight(req, res)) return;
@@ -80,6 +83,13 @@ export function createApp(options: AppOptions): RequestListener {
       const ifNoneMatch = req.headers['if-none-match'];
       if (compression && ifNoneMatch !== undefined) req.headers['if-none-match'] = withoutVariantSuffixes(ifNoneMatch);
       const path = pathOf(req.url ?? '/');
+      if (path === '/metrics' && options.metrics !== undefined) {
+        void options.metrics.serve(res).catch((error: unknown) => {
+          options.onError(error, 'GET /metrics');
+          if (!res.headersSent) sendJson(res, 500, { detail: 'Internal server error.' });
+        });
+        return;
+      }
       if (path === '/healthz') {
         const ready = state.phase === 'ready';
         return sendJson(res, ready ? 200 : 503, { status: state.phase, papers: state.papers ?? null });
@@ -113,12 +123,13 @@ function pathOf(url: string): string {
 }
 
 /** Counts requests in flight, asks clients to close their connection during a shutdown, and logs. */
-function track(req: IncomingMessage, res: ServerResponse, state: ServerState, onResponse: AppOptions['onResponse']): void {
+function track(req: IncomingMessage, res: ServerResponse, state: ServerState, onResponse: AppOptions['onResponse'], metrics: ServerMetrics | undefined): void {
   const started = performance.now();
   state.inFlight++;
   if (state.phase === 'stopping') res.setHeader('Connection', 'close');
   res.once('close', () => {
     state.inFlight--;
+    metrics?.observe(req, res, (performance.now() - started) / 1000);
     onResponse?.({ method: req.method ?? 'GET', url: req.url ?? '/', status: res.statusCode, ms: performance.now() - started });
   });
 }

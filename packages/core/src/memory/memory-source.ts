@@ -60,6 +60,8 @@ export interface IndexedMemorySource extends MemorySource {
    * other-version file: `SnapshotError`) the current catalogue stays.
    */
   restore(path: string): Promise<void>;
+  /** Queries waiting for a query thread, and being answered (both 0 without threads): for metrics. */
+  activity(): { queued: number; running: number };
   /** Stops the query threads (if any). Queries still waiting are refused; the source answers no more. */
   close(): Promise<void>;
 }
@@ -187,6 +189,10 @@ class EngineSource implements IndexedMemorySource {
 
   save(path: string): Promise<void> {
     return writeSnapshot(path, indexParts(this.index), { version: this.fixedVersion });
+  }
+
+  activity(): { queued: number; running: number } {
+    return { queued: this.runner.queued, running: this.runner.running };
   }
 
   close(): Promise<void> {

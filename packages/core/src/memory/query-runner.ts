@@ -18,6 +18,10 @@ export interface RunnerAnswer {
 export interface QueryRunner {
   run(query: PaperQuery, signal?: AbortSignal): Promise<RunnerAnswer>;
   load(index: IndexData): void;
+  /** Queries waiting for a thread. */
+  readonly queued: number;
+  /** Queries being answered. */
+  readonly running: number;
   /** Stops the runner's threads, if any; queries still waiting are refused. */
   close(): Promise<void>;
 }
@@ -28,6 +32,9 @@ export interface QueryRunner {
  */
 export class InThreadRunner implements QueryRunner {
   private engine: Engine;
+  // Each query runs to its end when asked: none ever waits, none is seen running.
+  readonly queued = 0;
+  readonly running = 0;
 
   constructor(
     index: IndexData,

@@ -1,4 +1,12 @@
-/** Where the CLI writes its messages: stderr, one line each, prefixed with the program name. */
+import pino from 'pino';
+
+/** How messages are written: lines for people, or JSON objects (pino's) for log collectors. */
+export type LogFormat = 'text' | 'json';
+
+/**
+ * Where the CLI writes its messages: stderr, one line each, prefixed with the program name; or,
+ * with the `json` format, one pino JSON object each (`level`, `time`, `msg`).
+ */
 export interface Logger {
   /** Progress and status lines; silenced by `--quiet`. */
   info(message: string): void;
@@ -8,6 +16,7 @@ export interface Logger {
   debug(message: string): void;
   readonly verbose: boolean;
   readonly quiet: boolean;
+  readonly format: LogFormat;
   /** The stream the lines go to. */
   readonly stream: NodeJS.WritableStream & { isTTY?: boolean };
 }
@@ -18,14 +27,17 @@ export interface LoggerOptions {
   quiet?: boolean;
   verbose?: boolean;
   stream?: NodeJS.WritableStream & { isTTY?: boolean };
+  format?: LogFormat;
 }
 
 export function createLogger(options: LoggerOptions = {}): Logger {
-  const { prefix = 'paperlist', quiet = false, verbose = false, stream = process.stderr } = options;
+  const { prefix = 'paperlist', quiet = false, verbose = false, stream = process.stderr, format = 'text' } = options;
+  if (format === 'json') return jsonLogger(prefix, quiet, verbose, stream);
   const write = (line: string) => stream.write(`${prefix}: ${line}\n`);
   return {
     verbose,
     quiet,
+    format,
     stream,
     info: (message) => {
       if (!quiet) write(message);
@@ -36,6 +48,27 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       if (verbose) for (const line of message.split('\n')) write(line);
     },
   };
+}
+
+function jsonLogger(name: string, quiet: boolean, verbose: boolean, stream: NodeJS.WritableStream & { isTTY?: boolean }): Logger {
+  const logger = jsonLines(stream, { name, level: verbose ? 'debug' : 'info' });
+  return {
+    verbose,
+    quiet,
+    format: 'json',
+    stream,
+    info: (message) => {
+      if (!quiet) logger.info(message);
+    },
+    warn: (message) => logger.warn(message),
+    error: (message) => logger.error(message),
+    debug: (message) => logger.debug(message),
+  };
+}
+
+/** A pino logger writing JSON lines with ISO times to `stream` (synchronously: nothing is lost at exit). */
+export function jsonLines(stream: NodeJS.WritableStream, options: { name: string; level?: string }): pino.Logger {
+  return pino({ name: options.name, level: options.level ?? 'info', base: { name: options.name }, timestamp: pino.stdTimeFunctions.isoTime }, stream);
 }
 
 /** `1,234,567` */

@@ -36,6 +36,8 @@ const { version } = createRequire(import.meta.url)('../package.json') as { versi
 interface GlobalFlags {
   quiet?: boolean;
   verbose?: boolean;
+  /** `serve` only. */
+  logFormat?: string;
 }
 
 const FORMAT_HELP =
@@ -55,7 +57,8 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<Exi
 
   const contextFor = (command: Command): CommandContext => {
     flags = command.opts<GlobalFlags>();
-    return { stdout, cwd, log: createLogger({ prefix, stream: stderr, quiet: flags.quiet === true, verbose: flags.verbose === true }) };
+    const format = flags.logFormat === 'json' ? 'json' : 'text';
+    return { stdout, cwd, log: createLogger({ prefix, stream: stderr, quiet: flags.quiet === true, verbose: flags.verbose === true, format }) };
   };
 
   const program = new Command('paperlist')
@@ -128,6 +131,7 @@ ${EXIT_CODES_HELP}`,
       .option('--no-metrics', 'do not serve Prometheus metrics at /metrics')
       .option('--no-compression', 'send answers uncompressed (by default gzip or br, as the client accepts), e.g. behind a proxy that compresses')
       .option('--access-log', 'print one line per request on stdout')
+      .addOption(new Option('--log-format <format>', 'text (lines for people) or json (pino JSON lines with request ids, for log collectors)').choices(['text', 'json']).default('text'))
       .addOption(new Option('--debug-delay <ms>', 'wait before answering each API request').argParser(parsePositiveInteger).hideHelp())
       .addHelpText(
         'after',

@@ -9,6 +9,8 @@ export type ProgressMode = 'bar' | 'plain' | 'none';
 /** A bar on a terminal, plain lines otherwise, nothing when quiet. */
 export function progressMode(log: Logger): ProgressMode {
   if (log.quiet) return 'none';
+  // A bar redraws its line: never inside JSON logs.
+  if (log.format === 'json') return 'plain';
   return log.stream.isTTY === true ? 'bar' : 'plain';
 }
 

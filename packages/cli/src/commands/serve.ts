@@ -9,6 +9,7 @@ import { loadCatalog } from '../data/load-catalog.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { formatCount, formatDuration } from '../log.js';
 import { progressMode } from '../progress.js';
+import { accessLog, rejectedHostWarning } from '../server/access-log.js';
 import { createApp, type ServerState } from '../server/app.js';
 import { ServerMetrics } from '../server/metrics.js';
 import { closeGracefully, listen, serverOrigin } from '../server/http-server.js';
@@ -214,12 +215,8 @@ class ServeProcess {
         log.error(`${where}: ${describeError(error).message}`);
         if (error instanceof Error && error.stack !== undefined) log.debug(error.stack);
       },
-      ...(options.accessLog === true
-        ? {
-            onResponse: ({ method, url, status, ms }) =>
-              context.stdout.write(`${new Date().toISOString()} ${method} ${url} ${status} ${ms.toFixed(1)}ms\n`),
-          }
-        : {}),
+      ...(options.accessLog === true ? { onResponse: accessLog(log.format, context.stdout) } : {}),
+      onRejectedHost: rejectedHostWarning((message) => log.warn(message)),
     });
   }
 
@@ -302,7 +299,10 @@ class ServeProcess {
   private announce(url: string): void {
     const papers = this.state.papers ?? 0;
     const threads = this.memory === undefined ? '' : ` (${this.options.workers} query thread${this.options.workers === 1 ? '' : 's'})`;
-    this.context.stdout.write(`paperlist: serving ${formatCount(papers)} papers at ${url}${threads}\n`);
+    const line = `serving ${formatCount(papers)} papers at ${url}${threads}`;
+    // With JSON logs, stdout holds only the access log's objects: the line is a log message then.
+    if (this.context.log.format === 'json') this.context.log.info(line);
+    else this.context.stdout.write(`paperlist: ${line}\n`);
   }
 
   private installSignalHandlers(): () => void {

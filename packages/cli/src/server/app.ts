@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { PaperSource, PapersRequest } from '@paperlist/core';
 import { createRequestListener, type TrustProxy } from '@paperlist/core/node';
@@ -40,7 +41,21 @@ export interface AppOptions {
   /** Prometheus metrics, served at `/metrics` and fed by every request; none when absent. */
   metrics?: ServerMetrics;
   /** Called after each response, for an access log. */
-  onResponse?: (line: { method: string; url: string; status: number; ms: number }) => void;
+  onResponse?: (line: AccessLine) => void;
+  /** Called when a request is refused for its `Host` (400), with that host. */
+  onRejectedHost?: (host: string) => void;
+}
+
+/** One answered request, for an access log. */
+export interface AccessLine {
+  /** The request's id: its `X-Request-Id` when it came with a usable one, else a new UUID (sent back in `X-Request-Id`). */
+  id: string;
+  method: string;
+  url: string;
+  status: number;
+  ms: number;
+  remoteAddress: string | undefined;
+  userAgent: string | undefined;
 }
 
 /**
@@ -64,6 +79,9 @@ export function createApp(options: AppOptions): RequestListener {
     ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
     onError: (error: unknown, request: PapersRequest) => options.onError(error, `${request.method} ${request.url}`),
     transformResponse: async (answer, req) => {
+      if (answer.status === 400 && options.onRejectedHost !== undefined && startsWith(answer.body, INVALID_HOST)) {
+        options.onRejectedHost(req.headers['x-forwarded-host']?.toString() ?? req.headers.host ?? '');
+      }
       const coded = compression ? await compressAnswer(answer, req) : answer;
       return cors === null ? coded : cors.answer(coded, req);
     },
@@ -125,13 +143,37 @@ function pathOf(url: string): string {
 /** Counts requests in flight, asks clients to close their connection during a shutdown, and logs. */
 function track(req: IncomingMessage, res: ServerResponse, state: ServerState, onResponse: AppOptions['onResponse'], metrics: ServerMetrics | undefined): void {
   const started = performance.now();
+  const id = requestId(req.headers['x-request-id']);
+  res.setHeader('X-Request-Id', id);
   state.inFlight++;
   if (state.phase === 'stopping') res.setHeader('Connection', 'close');
   res.once('close', () => {
     state.inFlight--;
     metrics?.observe(req, res, (performance.now() - started) / 1000);
-    onResponse?.({ method: req.method ?? 'GET', url: req.url ?? '/', status: res.statusCode, ms: performance.now() - started });
+    onResponse?.({
+      id,
+      method: req.method ?? 'GET',
+      url: req.url ?? '/',
+      status: res.statusCode,
+      ms: performance.now() - started,
+      remoteAddress: req.socket.remoteAddress,
+      userAgent: req.headers['user-agent'],
+    });
   });
+}
+
+/** A request id from a proxy or client is kept when it is short and printable; otherwise a new one is made. */
+function requestId(given: string | string[] | undefined): string {
+  const value = Array.isArray(given) ? given[0] : given;
+  return value !== undefined && /^[\x21-\x7e]{1,128}$/.test(value) ? value : randomUUID();
+}
+
+const INVALID_HOST = new TextEncoder().encode('{"detail":"Invalid host');
+
+function startsWith(body: Uint8Array | null, prefix: Uint8Array): boolean {
+  if (body === null || body.byteLength < prefix.byteLength) return false;
+  for (let i = 0; i < prefix.byteLength; i++) if (body[i] !== prefix[i]) return false;
+  return true;
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {

@@ -33,7 +33,8 @@ describe('paperlist serve --state-dir', () => {
     paper('other', { title: 'Something else' }),
   ];
 
-  it('builds and saves a snapshot on the first start, loads it on the next, and rebuilds when --data changed', async () => {
+  // Three servers start one after another: more than the default 30 s on a loaded machine.
+  it('builds and saves a snapshot on the first start, loads it on the next, and rebuilds when --data changed', { timeout: 120_000 }, async () => {
     const data = await writeJsonLines(dir.file('first.jsonl'), papers);
     const state = dir.file('state-first');
 
@@ -61,7 +62,7 @@ describe('paperlist serve --state-dir', () => {
     expect((await readdir(state)).filter((f) => f.endsWith('.snapshot'))).toHaveLength(1);
   });
 
-  it('rebuilds from --data, saying why, when the snapshot is damaged', async () => {
+  it('rebuilds from --data, saying why, when the snapshot is damaged', { timeout: 90_000 }, async () => {
     const data = await writeJsonLines(dir.file('damaged.jsonl'), papers);
     const state = dir.file('state-damaged');
     await stop((await serveOnce(data, state, /saved a snapshot/)).cli);
@@ -77,7 +78,7 @@ describe('paperlist serve --state-dir', () => {
     await stop(again.cli);
   });
 
-  it('refuses a state directory another running server holds (exit 5), and takes over one a dead server left locked', async () => {
+  it('refuses a state directory another running server holds (exit 5), and takes over one a dead server left locked', { timeout: 90_000 }, async () => {
     const data = await writeJsonLines(dir.file('locked.jsonl'), papers);
     const state = dir.file('state-locked');
     const { cli } = await serveOnce(data, state, /saved a snapshot/);

@@ -28,7 +28,7 @@ describe('building the memory source from a stream', () => {
     papers = await loadSamplePapers();
   });
 
-  it('from a file path, a byte stream, and papers (sync and async) gives the same source', async () => {
+  it('from a file path, a byte stream, and papers (sync and async) gives the same source', { timeout: 90_000 }, async () => {
     const fromArray = createMemorySource(papers);
     const fromPath = await createMemorySourceFromStream(SAMPLE_CATALOG_PATH);
     const fromReadable = await createMemorySourceFromStream(createReadStream(SAMPLE_CATALOG_PATH));

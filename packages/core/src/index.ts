@@ -51,7 +51,7 @@ export {
 export type { PapersRequest, PapersResponse, PapersHandler } from './http/types.js';
 export { API_ERRORS, errorDetail, type ApiErrorCode } from './http/api-errors.js';
 export { createPapersHandler } from './http/papers-handler.js';
-export { createFetchHandler, type FetchHandlerOptions } from './http/fetch-handler.js';
+export { createFetchHandler, type FetchHandlerOptions, type FetchHandler, type FallthroughFetchHandler } from './http/fetch-handler.js';
 export { PaperlistOptionsError, type PapersHandlerOptions } from './http/handler-options.js';
 export { negotiateRepresentation, type Representation } from './http/negotiate.js';
 export { CONTRACT_HEADERS } from './http/respond.js';

@@ -8,7 +8,8 @@
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { builtinModules } from 'node:module';
+import { join, posix } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemorySource, createPapersHandler, type Paper } from '../packages/core/src/index.js';
@@ -97,6 +98,19 @@ describe('the packed tarballs (pnpm pack:all)', () => {
     }
   });
 
+  it("core's main entry, as built, reaches no Node module (ESM and CommonJS), and the node entry does", async () => {
+    const core = await unpack(packed.find((entry) => entry.name === '@paperlist/core')!, tmp);
+    for (const entry of ['dist/index.js', 'dist/index.cjs']) {
+      const reached = await reachableImports(core, entry);
+      expect(reached.filter((specifier) => specifier.startsWith('node:') || builtinModules.includes(specifier)), entry).toEqual([]);
+      expect(reached.filter((specifier) => !specifier.startsWith('.')), entry).toEqual(['@sinclair/typebox']);
+    }
+    for (const entry of ['dist/node.js', 'dist/node.cjs']) {
+      const reached = (await reachableImports(core, entry)).map((specifier) => specifier.replace(/^node:/, ''));
+      expect(reached, entry).toEqual(expect.arrayContaining(['fs', 'worker_threads', 'zlib']));
+    }
+  });
+
   it('name each other by version range (no workspace: left) and carry the publishing metadata', async () => {
     const repositories = new Set<string>();
     for (const entry of packed) {
@@ -181,8 +195,12 @@ describe('the packed tarballs (pnpm pack:all)', () => {
       await expectSearch(await start('koa', process.execPath, ['server.js']));
     }, 300_000);
 
-    it('Hono serves the sample through createFetchHandler', async () => {
-      await expectSearch(await start('hono', process.execPath, ['server.js']));
+    it('Hono serves the sample through createFetchHandler with code generation from strings refused, its own route beside it', async () => {
+      const app = await start('hono', process.execPath, ['--disallow-code-generation-from-strings', 'server.js']);
+      await expectSearch(app);
+      const own = await fetch(`${app.origin}/api/v1/healthz`);
+      expect(own.status).toBe(200);
+      expect(await own.text()).toBe('ok');
     }, 300_000);
 
     it('a CommonJS app serves the sample through require()', async () => {
@@ -213,6 +231,27 @@ describe('the packed tarballs (pnpm pack:all)', () => {
     }, 300_000);
   });
 });
+
+/** Every module specifier `entry` imports, directly or through the package's own files it imports. */
+async function reachableImports(packageDir: string, entry: string): Promise<string[]> {
+  const specifiers = new Set<string>();
+  const seen = new Set<string>();
+  const visit = async (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const code = await readFile(join(packageDir, file), 'utf8');
+    // Statements as the build writes them (ESM: double quotes, `import {` … `} from "x"` may span lines;
+    // CommonJS: `require('x')`), so that a module name inside a string or comment is not an import.
+    const statements = /^\s*(?:import|export)\b[^'"`;]*?\bfrom\s*"([^"]+)"|^\s*import\s*"([^"]+)"|\b(?:require|import)\(["']([^"']+)["']\)/gm;
+    for (const match of code.matchAll(statements)) {
+      const specifier = (match[1] ?? match[2] ?? match[3])!;
+      specifiers.add(specifier);
+      if (specifier.startsWith('.')) await visit(posix.join(posix.dirname(file), specifier));
+    }
+  };
+  await visit(entry);
+  return [...specifiers].sort();
+}
 
 const unpacked = new Map<string, Promise<string>>();
 

@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createMemorySourceFromStream, openMemorySource, SnapshotError, type IndexedMemorySource, type MemorySourceOptions } from '@paperlist/core';
+import { createMemorySourceFromStream, openMemorySource, SnapshotError, type IndexedMemorySource, type NodeMemorySourceOptions } from '@paperlist/core/node';
 import type { CorpusSize } from './args.js';
 import { corpusPapers, LARGE_CATALOG } from './corpus.js';
 
@@ -14,7 +14,7 @@ const CACHE = process.env['PAPERLIST_BENCH_CACHE'] ?? join(tmpdir(), 'paperlist-
  * the same corpus file (size and time) by a compatible version, else built and saved there. For
  * the benchmarks that measure queries; the engine benchmark always builds (it measures the build).
  */
-export async function corpusSource(size: CorpusSize, options: MemorySourceOptions = {}): Promise<{ source: IndexedMemorySource; loadedFrom: 'cache' | 'build'; ms: number }> {
+export async function corpusSource(size: CorpusSize, options: NodeMemorySourceOptions = {}): Promise<{ source: IndexedMemorySource; loadedFrom: 'cache' | 'build'; ms: number }> {
   const started = performance.now();
   const { size: bytes, mtimeMs } = statSync(LARGE_CATALOG);
   const file = join(CACHE, `corpus-${size}-${bytes}-${Math.round(mtimeMs)}.snapshot`);

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { readPapers, type Paper } from '@paperlist/core';
+import { type Paper } from '@paperlist/core';
+import { readPapers } from '@paperlist/core/node';
 import type { CorpusSize } from './args.js';
 
 /** The large real catalogue (498,216 papers); override with PAPERLIST_LARGE_CATALOG. */

@@ -17,4 +17,7 @@ export default defineConfig({
   target: 'node20',
   // `src/sample.ts` and the pool locate files with `import.meta.url`, which the CJS build needs shimmed.
   shims: true,
+  // Shared chunks in the CommonJS build too (esbuild splits only ESM by default): `@paperlist/core`
+  // and `@paperlist/core/node` then hold one copy of each class, so `instanceof` holds across them.
+  splitting: true,
 });

@@ -4,7 +4,8 @@
  * Usage: run-contender.ts <engine|scan|minisearch|flexsearch|engine-stream> <500k|1m> <out.json> [--quick]
  */
 import { writeFileSync } from 'node:fs';
-import { createMemorySourceFromStream, parseListQuery, parseQueryString, serializePaper, type PaperQuery } from '@paperlist/core';
+import { parseListQuery, parseQueryString, serializePaper, type PaperQuery } from '@paperlist/core';
+import { createMemorySourceFromStream } from '@paperlist/core/node';
 import type { CorpusSize } from '../args.js';
 import { corpusPapers, loadCorpus } from '../corpus.js';
 import { memoryInUse } from '../stats.js';

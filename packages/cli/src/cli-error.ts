@@ -1,4 +1,5 @@
-import { PaperLoadError, PaperlistOptionsError } from '@paperlist/core';
+import { PaperlistOptionsError } from '@paperlist/core';
+import { PaperLoadError } from '@paperlist/core/node';
 import { EXIT, type ExitCode } from './exit-codes.js';
 
 /** An error the CLI reports as one line and exits with `exitCode`. */

@@ -91,7 +91,8 @@ ${EXIT_CODES_HELP}`,
   withCommonFlags(
     program
       // Every flag of `serve` can come from the environment too (containers, process managers).
-      .addCommand(new EnvironmentCommand('serve', { '--host': 'HOST' }))
+      // (`command()` would copy the program's settings: exit override, output, help after errors.)
+      .addCommand(new EnvironmentCommand('serve', { '--host': 'HOST' }).copyInheritedSettings(program))
       .commands.at(-1)!
       .description('Serve a catalogue over HTTP: the embedded sample, catalogue files, or PostgreSQL.')
       .addOption(

@@ -2,6 +2,10 @@
  * @paperlist/core: the Papers with Code API v1 as pure functions over a pluggable
  * {@link PaperSource}. Adapters for Express and Koa live in their own packages; the
  * WHATWG handler here serves fetch-style runtimes directly.
+ *
+ * This entry runs anywhere: it imports no Node built-in and generates no code from strings
+ * (Cloudflare Workers, Deno, Bun, browsers). What needs Node (file loaders, query threads,
+ * snapshots, the `node:http` listener) is in `@paperlist/core/node`.
  */
 export type { Paper } from './paper.js';
 export { PAPER_FIELDS, serializePaper } from './paper.js';
@@ -47,34 +51,16 @@ export {
 export type { PapersRequest, PapersResponse, PapersHandler } from './http/types.js';
 export { API_ERRORS, errorDetail, type ApiErrorCode } from './http/api-errors.js';
 export { createPapersHandler } from './http/papers-handler.js';
-export { createFetchHandler, type FetchHandlerOptions } from './http/fetch-handler.js';
+export { createFetchHandler, type FetchHandlerOptions, type FetchHandler, type FallthroughFetchHandler } from './http/fetch-handler.js';
 export { PaperlistOptionsError, type PapersHandlerOptions } from './http/handler-options.js';
 export { negotiateRepresentation, type Representation } from './http/negotiate.js';
 export { CONTRACT_HEADERS } from './http/respond.js';
 
-export {
-  createMemorySource,
-  DEFAULT_BUDGET_MS,
-  DEFAULT_MAX_QUEUE,
-  type MemorySource,
-  type MemorySourceOptions,
-} from './memory/memory-source.js';
+export { createMemorySource, DEFAULT_BUDGET_MS, type MemorySource, type MemorySourceOptions } from './memory/memory-source.js';
 export { createScanSource, type ScanSourceOptions } from './scan/scan-source.js';
 export { QueryBudgetError, SourceOverloadedError } from './source-errors.js';
 
 export { PaperSchema, validatePaper, isCalendarDate, type PaperValidation } from './paper-schema.js';
-export {
-  readPapers,
-  loadPapers,
-  PaperLoadError,
-  detectFormat,
-  type PaperInput,
-  type ReadPapersOptions,
-  type LoadProblem,
-  type LoadProgress,
-  type LoadResult,
-  type CatalogFormat,
-} from './load/index.js';
 
 export { createOpenApiDocument, type OpenApiDocumentOptions, type JsonObject, type JsonValue } from './openapi/index.js';
 export {
@@ -95,28 +81,6 @@ export {
 export { LIST_QUERY_PARAMETERS, type ListQueryParameter } from './query/parse-list-query.js';
 export { FORMAT_VALUES } from './http/negotiate.js';
 export { DEFAULT_PAGE_SIZE, DEFAULT_MAX_PAGE_SIZE } from './http/handler-options.js';
-export {
-  readCatalog,
-  readPwcPapers,
-  createPaperAcceptor,
-  IdRegistry,
-  pwcRecordToPaper,
-  idFromPaperUrl,
-  detectRecordFormat,
-  PWC_FIELDS,
-  RECORD_FORMATS,
-  type ReadCatalogOptions,
-  type PaperAcceptor,
-  type PaperAcceptorOptions,
-  type RecordFormat,
-  type RecordFormatOption,
-} from './formats/index.js';
-export { SnapshotError } from './snapshot/snapshot-file.js';
-export {
-  openMemorySource,
-  createMemorySourceFromStream,
-  type IndexedMemorySource,
-  type MemoryStreamOptions,
-  type PaperStream,
-} from './memory/memory-source.js';
+export { pwcRecordToPaper, idFromPaperUrl, PWC_FIELDS } from './formats/pwc-record.js';
+export { detectRecordFormat, RECORD_FORMATS, type RecordFormat, type RecordFormatOption } from './formats/record-format.js';
 export { IndexBuilder, Engine, type IndexData, type EngineAnswer } from './engine/index.js';

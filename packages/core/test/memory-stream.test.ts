@@ -1,13 +1,8 @@
 import { createReadStream } from 'node:fs';
 import { queryFor } from '@paperlist/conformance';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  createMemorySource,
-  createMemorySourceFromStream,
-  createScanSource,
-  type Paper,
-  type PaperSource,
-} from '../src/index.js';
+import { createScanSource, type Paper, type PaperSource } from '../src/index.js';
+import { createMemorySource, createMemorySourceFromStream } from '../src/node/index.js';
 import { loadSamplePapers, SAMPLE_CATALOG_PATH } from '../src/sample.js';
 import { makePaper } from './make-paper.js';
 

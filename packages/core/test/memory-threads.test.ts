@@ -3,8 +3,9 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { queryFor } from '@paperlist/conformance';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMemorySource, QueryBudgetError, SourceOverloadedError, type Paper } from '../src/index.js';
-import type { IndexedMemorySource } from '../src/memory/memory-source.js';
+import { QueryBudgetError, SourceOverloadedError, type Paper } from '../src/index.js';
+import { createMemorySource } from '../src/node/index.js';
+import type { IndexedMemorySource } from '../src/node/index.js';
 import { loadSamplePapers } from '../src/sample.js';
 
 const ids = (page: { results: { id: string }[] }) => page.results.map((r) => r.id);

@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { queryFor } from '@paperlist/conformance';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMemorySource, openMemorySource, SnapshotError, type Paper } from '../src/index.js';
-import type { IndexedMemorySource } from '../src/memory/memory-source.js';
+import { type Paper } from '../src/index.js';
+import { createMemorySource, openMemorySource, SnapshotError } from '../src/node/index.js';
+import type { IndexedMemorySource } from '../src/node/index.js';
 import { checksum, PREAMBLE_BYTES } from '../src/snapshot/snapshot-format.js';
 import { loadSamplePapers } from '../src/sample.js';
 

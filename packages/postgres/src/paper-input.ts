@@ -1,4 +1,5 @@
-import { PaperLoadError, readPapers, validatePaper, type Paper } from '@paperlist/core';
+import { validatePaper, type Paper } from '@paperlist/core';
+import { PaperLoadError, readPapers } from '@paperlist/core/node';
 import { unstorableReason } from './copy-format.js';
 
 /** What can be imported: a catalogue file (any format `readPapers` reads), or papers. */

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryFor } from '@paperlist/conformance';
-import { PaperLoadError, toPaper, type Paper } from '@paperlist/core';
+import { toPaper, type Paper } from '@paperlist/core';
+import { PaperLoadError } from '@paperlist/core/node';
 import { makePaper } from '../../core/test/make-paper.js';
 import {
   createPostgresSource,

@@ -1,5 +1,6 @@
 import type { Queryable } from '@paperlist/postgres';
-import { PaperLoadError, type RecordFormatOption } from '@paperlist/core';
+import { type RecordFormatOption } from '@paperlist/core';
+import { PaperLoadError } from '@paperlist/core/node';
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../context.js';
 import { connect, databaseError, migrateSchema, redactUrl } from '../data/database.js';

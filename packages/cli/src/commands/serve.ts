@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import { resolve } from 'node:path';
-import { createMemorySource, createPapersHandler, type IndexedMemorySource, type PaperSource, type RecordFormatOption } from '@paperlist/core';
+import { createPapersHandler, type PaperSource, type RecordFormatOption } from '@paperlist/core';
+import { createMemorySource, type IndexedMemorySource } from '@paperlist/core/node';
 import { describeError, oneLine } from '../cli-error.js';
 import type { CommandContext } from '../context.js';
 import { openDatabaseSource, type DatabaseSource } from '../data/database.js';

@@ -1,4 +1,5 @@
-import { IdRegistry, PaperLoadError, type RecordFormat, type RecordFormatOption } from '@paperlist/core';
+import { type RecordFormat, type RecordFormatOption } from '@paperlist/core';
+import { IdRegistry, PaperLoadError } from '@paperlist/core/node';
 import type { CommandContext } from '../context.js';
 import { resolveInputs } from '../data/inputs.js';
 import { readCatalogFile } from '../data/read-files.js';

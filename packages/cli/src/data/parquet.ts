@@ -1,16 +1,5 @@
-import {
-  createPaperAcceptor,
-  detectRecordFormat,
-  PAPER_FIELDS,
-  PaperLoadError,
-  PWC_FIELDS,
-  type IdRegistry,
-  type LoadProblem,
-  type LoadProgress,
-  type Paper,
-  type RecordFormat,
-  type RecordFormatOption,
-} from '@paperlist/core';
+import { detectRecordFormat, PAPER_FIELDS, PWC_FIELDS, type Paper, type RecordFormat, type RecordFormatOption } from '@paperlist/core';
+import { createPaperAcceptor, PaperLoadError, type IdRegistry, type LoadProblem, type LoadProgress } from '@paperlist/core/node';
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects, parquetSchema, type AsyncBuffer, type FileMetaData } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
 

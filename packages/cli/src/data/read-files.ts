@@ -1,4 +1,5 @@
-import { IdRegistry, readCatalog, type LoadProblem, type Paper, type RecordFormat, type RecordFormatOption } from '@paperlist/core';
+import { type Paper, type RecordFormat, type RecordFormatOption } from '@paperlist/core';
+import { IdRegistry, readCatalog, type LoadProblem } from '@paperlist/core/node';
 import { fileError } from '../cli-error.js';
 import type { CatalogInput } from './inputs.js';
 import { readParquetPapers } from './parquet.js';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { IndexedMemorySource } from '@paperlist/core';
+import type { IndexedMemorySource } from '@paperlist/core/node';
 import { CliError, errorCode } from '../cli-error.js';
 import { EXIT } from '../exit-codes.js';
 import type { DataFingerprint } from './data-fingerprint.js';

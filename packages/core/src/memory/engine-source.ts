@@ -1,0 +1,74 @@
+import type { IndexData } from '../engine/builder.js';
+import { EncodedPaper } from '../encoded-paper.js';
+import type { Paper } from '../paper.js';
+import type { MemorySource } from '../scan/scan-source.js';
+import type { PaperPage, PaperQuery, SourceCallOptions } from '../source.js';
+import { buildIndex } from './build-index.js';
+import type { QueryRunner } from './query-runner.js';
+
+/**
+ * The memory source over an index and a query runner, with nothing of Node in it: the edge
+ * entry runs it with the in-thread runner, the Node entry (`indexed-memory-source.ts`) extends
+ * it with threads, streams and snapshots.
+ */
+export class EngineSource implements MemorySource {
+  protected index: IndexData;
+  protected fixedVersion: string;
+  /** Bumped by every replacement; a replacement that finishes after a newer one started is dropped. */
+  protected generation = 0;
+
+  constructor(
+    index: IndexData,
+    version: string | undefined,
+    protected readonly runner: QueryRunner,
+  ) {
+    this.index = index;
+    this.fixedVersion = version ?? versionOf(index);
+  }
+
+  get size(): number {
+    return this.index.n;
+  }
+
+  version(): string {
+    return this.fixedVersion;
+  }
+
+  replace(papers: readonly Paper[]): void {
+    this.swap(buildIndex(papers), ++this.generation);
+  }
+
+  protected swap(index: IndexData, generation: number, version?: string): void {
+    if (generation !== this.generation) return; // a newer replacement started meanwhile
+    this.index = index;
+    this.runner.load(index);
+    this.fixedVersion = version ?? versionOf(index);
+  }
+
+  async list(query: PaperQuery, options?: SourceCallOptions): Promise<PaperPage> {
+    const { count, page } = await this.runner.run(query, options?.signal);
+    const { json, starts, ids } = page;
+    const results = new Array<EncodedPaper>(ids.length);
+    for (let i = 0; i < ids.length; i++) results[i] = new EncodedPaper(ids[i]!, json.subarray(starts[i]!, starts[i + 1]! - 1));
+    return { count, results, resultsJson: json };
+  }
+
+  async get(id: string) {
+    const index = this.index;
+    const d = index.store.findId(id);
+    return d < 0 ? null : index.store.encoded(d);
+  }
+
+  /** Queries waiting for a query thread, and being answered (both 0 without threads): for metrics. */
+  activity(): { queued: number; running: number } {
+    return { queued: this.runner.queued, running: this.runner.running };
+  }
+
+  close(): Promise<void> {
+    return this.runner.close();
+  }
+}
+
+function versionOf(index: IndexData): string {
+  return `m${index.n}-${index.digest}`;
+}

@@ -1,0 +1,155 @@
+import type { IndexData } from '../engine/builder.js';
+import { indexFromParts, indexParts } from '../engine/index-parts.js';
+import { PaperlistOptionsError } from '../http/handler-options.js';
+import type { ReadPapersOptions } from '../load/types.js';
+import type { Paper } from '../paper.js';
+import type { MemorySource } from '../scan/scan-source.js';
+import { readSnapshot, writeSnapshot } from '../snapshot/snapshot-file.js';
+import { EnginePool } from '../threads/engine-pool.js';
+import { buildFrom, type PaperStream } from './build-from-stream.js';
+import { buildIndex } from './build-index.js';
+import { EngineSource } from './engine-source.js';
+import { resolveBudget, type MemorySourceOptions } from './memory-source.js';
+import { InThreadRunner, type QueryRunner } from './query-runner.js';
+
+/*
+ * The memory source as Node runs it (exported by `@paperlist/core/node`): the edge entry's
+ * `EngineSource` plus query threads (`worker_threads`), catalogues streamed from files and
+ * built on a thread, and snapshots on disk. Nothing here may be imported by the edge entry.
+ */
+
+export type { PaperStream };
+
+/** Options of `createMemorySource` from `@paperlist/core/node`: those of the edge entry's, plus threads. */
+export interface NodeMemorySourceOptions extends MemorySourceOptions {
+  /**
+   * Worker threads that answer queries, sharing one copy of the index: the calling thread
+   * (the one that accepts connections) then never runs a query, and one process uses every
+   * core. `0` answers on the calling thread. Default 0; `paperlist serve` uses one per core.
+   */
+  threads?: number;
+  /**
+   * With threads: queries that may wait for a free thread. When that many wait, the next is
+   * refused at once with `SourceOverloadedError` (`503`). Default 256.
+   */
+  maxQueue?: number;
+}
+
+/** Options of {@link createMemorySourceFromStream} and {@link IndexedMemorySource.replaceFrom}. */
+export interface MemoryStreamOptions extends NodeMemorySourceOptions {
+  /** How a file or byte stream is read (ignored for papers): progress, `skipInvalid`, abort signal. */
+  read?: ReadPapersOptions;
+}
+
+/** The in-memory source on Node: a {@link MemorySource} that can also be streamed into, saved, restored and closed. */
+export interface IndexedMemorySource extends MemorySource {
+  /**
+   * Builds a new catalogue from a stream aside, then swaps it in atomically; requests keep
+   * being answered from the old one meanwhile. If several replacements overlap, the one
+   * started last wins. On error the current catalogue stays.
+   */
+  replaceFrom(input: PaperStream, options?: Pick<MemoryStreamOptions, 'read' | 'version'>): Promise<void>;
+  /**
+   * Writes the whole source (index, papers, version) to one file, atomically (a temporary file
+   * beside it, flushed, then renamed): {@link openMemorySource} loads it in seconds.
+   */
+  save(path: string): Promise<void>;
+  /**
+   * Replaces the catalogue with the one saved at `path` (by {@link save}), swapped in atomically
+   * like {@link replaceFrom}, with the version it was saved with. On error (a missing, damaged or
+   * other-version file: `SnapshotError`) the current catalogue stays.
+   */
+  restore(path: string): Promise<void>;
+  /** Queries waiting for a query thread, and being answered (both 0 without threads): for metrics. */
+  activity(): { queued: number; running: number };
+  /** Stops the query threads (if any). Queries still waiting are refused; the source answers no more. */
+  close(): Promise<void>;
+}
+
+/** Default of {@link NodeMemorySourceOptions.maxQueue}. */
+export const DEFAULT_MAX_QUEUE = 256;
+
+/**
+ * paperlist's default source on Node: the edge entry's `createMemorySource` (the same index and
+ * answers) with query threads and the methods of {@link IndexedMemorySource}.
+ *
+ * @example
+ * import { createMemorySource } from '@paperlist/core/node';
+ * const source = createMemorySource(await loadSamplePapers(), { threads: 2 });
+ */
+export function createMemorySource(papers: readonly Paper[], options: NodeMemorySourceOptions = {}): IndexedMemorySource {
+  const runnerOptions = resolveRunnerOptions(options);
+  return new NodeEngineSource(buildIndex(papers), options.version, runnerOptions);
+}
+
+/**
+ * The in-memory source built from a stream, for catalogues too large to hold as objects:
+ * papers are indexed as they are read, and only their JSON and the index are kept.
+ *
+ * @example
+ * const source = await createMemorySourceFromStream('papers.jsonl.gz');
+ */
+export async function createMemorySourceFromStream(input: PaperStream, options: MemoryStreamOptions = {}): Promise<IndexedMemorySource> {
+  const runnerOptions = resolveRunnerOptions(options);
+  return new NodeEngineSource(await buildFrom(input, options.read), options.version, runnerOptions);
+}
+
+/**
+ * The memory source saved by {@link IndexedMemorySource.save}: loaded as it was written, without
+ * rebuilding (the file's layout version and checksums are checked first).
+ * @throws {SnapshotError} naming the file when it is not a snapshot, is truncated or corrupted,
+ * or was written by an incompatible version.
+ *
+ * @example
+ * await source.save('catalogue.snapshot');
+ * const again = await openMemorySource('catalogue.snapshot', { threads: 2 });
+ */
+export async function openMemorySource(path: string, options: Omit<NodeMemorySourceOptions, 'version'> = {}): Promise<IndexedMemorySource> {
+  const runnerOptions = resolveRunnerOptions(options);
+  const { parts, meta } = await readSnapshot(path);
+  return new NodeEngineSource(indexFromParts(parts), meta['version'], runnerOptions);
+}
+
+interface RunnerOptions {
+  threads: number;
+  budgetMs: number;
+  maxQueue: number;
+}
+
+function resolveRunnerOptions(options: NodeMemorySourceOptions): RunnerOptions {
+  const { threads = 0, maxQueue = DEFAULT_MAX_QUEUE } = options;
+  if (!Number.isSafeInteger(threads) || threads < 0) {
+    throw new PaperlistOptionsError('threads', `paperlist: \`threads\` must be a whole number (0 for none), got ${String(threads)}.`);
+  }
+  const budgetMs = resolveBudget(options.budgetMs);
+  if (!Number.isSafeInteger(maxQueue) || maxQueue < 0) {
+    throw new PaperlistOptionsError('maxQueue', `paperlist: \`maxQueue\` must be a whole number, got ${String(maxQueue)}.`);
+  }
+  return { threads, budgetMs, maxQueue };
+}
+
+function runnerFor(index: IndexData, options: RunnerOptions): QueryRunner {
+  return options.threads > 0 ? new EnginePool(index, options) : new InThreadRunner(index, options.budgetMs);
+}
+
+class NodeEngineSource extends EngineSource implements IndexedMemorySource {
+  constructor(index: IndexData, version: string | undefined, options: RunnerOptions) {
+    super(index, version, runnerFor(index, options));
+  }
+
+  async replaceFrom(input: PaperStream, options: Pick<MemoryStreamOptions, 'read' | 'version'> = {}): Promise<void> {
+    const generation = ++this.generation;
+    const index = await buildFrom(input, options.read);
+    this.swap(index, generation, options.version);
+  }
+
+  async restore(path: string): Promise<void> {
+    const generation = ++this.generation;
+    const { parts, meta } = await readSnapshot(path);
+    this.swap(indexFromParts(parts), generation, meta['version']);
+  }
+
+  save(path: string): Promise<void> {
+    return writeSnapshot(path, indexParts(this.index), { version: this.fixedVersion });
+  }
+}

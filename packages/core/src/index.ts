@@ -120,3 +120,8 @@ export {
   type PaperStream,
 } from './memory/memory-source.js';
 export { IndexBuilder, Engine, type IndexData, type EngineAnswer } from './engine/index.js';
+// The extension filters (issue 19): date range, author, proceeding and venue.
+export { dayBound, yearRange, publishedInRange, type DayRange } from './filters/date-range.js';
+export { venueKey, venueKeysFor, DEFAULT_VENUE_ALIASES } from './filters/venue-key.js';
+export { nameHasWords, authorsMatch } from './filters/author-match.js';
+export { EXTENSION_PARAMETERS, readExtensionFilters, type ExtensionParameter, type ExtensionOptions, type FieldErrors } from './filters/extension-params.js';

@@ -194,6 +194,12 @@ export class IndexBuilder {
     const postings = this.layoutPostings(n, order, renumber);
     const layout = this.layoutFields(n, order);
     const vocabulary = Vocabulary.fromSorted(sortedWords);
+    const authors = new AuthorNames(
+      authorNames.wordNamesAt,
+      authorNames.wordNames,
+      authorNames.docs,
+      AuthorNames.shortPrefixTable(vocabulary, authorNames.wordNamesAt, authorNames.wordNames, authorNames.docs),
+    );
     return {
       n,
       vocabulary,
@@ -206,7 +212,7 @@ export class IndexBuilder {
       store,
       orders: new OrderBook(data),
       publishedDays: days,
-      authorNames,
+      authorNames: authors,
       proceedings,
       venues,
       digest: store.digest(),

@@ -144,7 +144,7 @@ async function listPapers(
 
   const context = { origin: linkOrigin(config, request), path: pathname, pairs: list.pairs };
   if (representation === 'html') {
-    const view = { links: context, count, page, lastPage, pageSize, maxPageSize: config.maxPageSize, papers: results.map(toPaper) };
+    const view = { links: context, count, page, lastPage, pageSize, maxPageSize: config.maxPageSize, papers: results.map(toPaper), extensions: config.extensions !== false };
     return htmlResponse(200, renderListPage(view), isHead, cacheHeaders);
   }
   const links = buildPageLinks(context, page, lastPage);

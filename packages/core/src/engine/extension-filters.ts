@@ -6,8 +6,9 @@ import { publishedRangeSet } from './published-range.js';
 /**
  * The documents of `set` that pass the extension filters (date range, authors, proceedings,
  * venues). Each filter's documents come from an index built for it (a run of the published
- * permutation, the author names' lists, the value tables), the smallest first, so no filter
- * ever reads the catalogue.
+ * permutation, the author names' lists, the value tables), in a fixed order, the usually
+ * most selective first (proceedings, venues, dates, authors), stopping once nothing is left;
+ * no filter ever reads the catalogue.
  */
 export function applyExtensionFilters(index: IndexData, set: DocSet, filters: PaperFilters): DocSet {
   const { published, authors, proceedings, venues } = filters;

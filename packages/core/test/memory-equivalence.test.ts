@@ -97,8 +97,8 @@ describe('memory engine = scan reference on random queries', () => {
       return day.slice(0, pick([4, 7, 10, 10]));
     };
     const year = () => Number(pick(dated).published!.slice(0, 4));
+    const names = papers.flatMap((p) => p.authors);
     const authorQuery = () => {
-      const names = papers.flatMap((p) => p.authors);
       const one = () => {
         const words = textWords(pick(names));
         if (words.length === 0) return 'zz';
@@ -175,7 +175,8 @@ describe('memory engine = scan reference on random queries', () => {
     let checked = 0;
     for (let i = 0; i < 700; i++) checked += await check(next(), windows);
     expect(checked).toBeGreaterThan(3000);
-  });
+    // A few seconds alone; minutes when the full suites of several worktrees share two cores.
+  }, 180_000);
 
   it('agrees on the extension filters alone and combined, every ordering, deep pages', async () => {
     const filters = [

@@ -4,6 +4,7 @@ import {
   parseQueryString,
   toPaper,
   type Paper,
+  type PaperFilters,
   type PaperQuery,
   type PaperSource,
 } from '@paperlist/core';
@@ -244,7 +245,8 @@ export function definePaperSourceSuite(target: SourceSuiteTarget): void {
     });
 
     it.each(unstorable.map((value) => [JSON.stringify(value.slice(0, 12)), value]))('matches no paper by the filter value %s', async (_name, value) => {
-      for (const filters of [{ arxivId: value }, { titleContains: value }, { abstractContains: value }, { titleContains: 'a', abstractContains: value }]) {
+      const extensions: PaperFilters[] = [{ proceedings: [value] }, { venues: [value] }, { authors: [[value]] }, { authors: [['noam', value]] }, { authors: [[value, 'noam']] }];
+      for (const filters of [{ arxivId: value }, { titleContains: value }, { abstractContains: value }, { titleContains: 'a', abstractContains: value }, ...extensions]) {
         for (const raw of ['', 'q=attention', 'ordering=-published']) {
           const query = queryFor(raw);
           const page = await source.list({ ...query, filters: { ...query.filters, ...filters } });

@@ -2,6 +2,7 @@ import type { PaperFilters } from '@paperlist/core';
 import { arrayLiteral } from './copy-format.js';
 import type { SchemaNames } from './schema.js';
 import { dictionaryWord, fieldText, prefixRange } from './text-columns.js';
+import { isUnstorable } from './unstorable-text.js';
 
 /** Adds a statement parameter and answers its placeholder (`$3`). */
 export type AddParam = (value: unknown) => string;
@@ -41,7 +42,16 @@ export function extensionFiltersKey(filters: PaperFilters): string {
  */
 export function extensionConditions(names: SchemaNames, filters: PaperFilters, add: AddParam): string[] {
   const parts: string[] = [];
-  const { published, authors, proceedings, venues } = filters;
+  const { published } = filters;
+  // A value PostgreSQL cannot hold (U+0000, a lone surrogate) is in no stored paper: such a
+  // proceeding, venue or author alternative matches nothing, as on the memory source, and is
+  // left out rather than sent (the server would fail the statement). A filter left with no
+  // value matches nothing.
+  const storable = (values: readonly string[] | undefined) => values?.filter((value) => !isUnstorable(value));
+  const proceedings = storable(filters.proceedings);
+  const venues = storable(filters.venues);
+  const authors = filters.authors?.filter((words) => !words.some(isUnstorable));
+  if ([proceedings, venues, authors].some((values) => values !== undefined && values.length === 0)) return ['FALSE'];
   if (published !== undefined) {
     const range = ['published IS NOT NULL'];
     if (published.from !== undefined) range.push(`published >= ${add(published.from)}`);

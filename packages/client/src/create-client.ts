@@ -100,15 +100,27 @@ async function readJson<T>(response: Response, url: string): Promise<T> {
 
 async function toError(response: Response, url: string): Promise<PaperlistError> {
   let detail = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
+  let fieldErrors: Record<string, string[]> | null = null;
   try {
     const body: unknown = JSON.parse(await response.text());
     if (typeof body === 'object' && body !== null && typeof (body as { detail?: unknown }).detail === 'string') {
       detail = (body as { detail: string }).detail;
+    } else if (isFieldErrors(body)) {
+      // Invalid filter values: django-filter's messages by parameter.
+      fieldErrors = body;
+      detail = Object.entries(body).map(([name, messages]) => `${name}: ${messages.join(' ')}`).join('; ');
     }
   } catch {
     // Not JSON (a proxy's error page, say): keep the status line.
   }
-  return new PaperlistError(response.status, detail, url, parseRetryAfter(response.headers.get('retry-after')));
+  return new PaperlistError(response.status, detail, url, parseRetryAfter(response.headers.get('retry-after')), fieldErrors);
+}
+
+/** `{"name": ["message", …], …}` with at least one entry. */
+function isFieldErrors(body: unknown): body is Record<string, string[]> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
+  const entries = Object.entries(body);
+  return entries.length > 0 && entries.every(([, value]) => Array.isArray(value) && value.every((m) => typeof m === 'string'));
 }
 
 // The base URL with exactly one trailing slash, so `papers/` resolves below it.

@@ -1,14 +1,20 @@
 import type { ListPapersParams } from './types.js';
 
+/** A value or its `|`-separated alternatives. */
+function alternatives(value: string | readonly string[]): string {
+  return typeof value === 'string' ? value : value.join('|');
+}
+
 /**
  * The query string of a list request (without `?`), parameters in a fixed order, undefined
- * ones left out. `ordering` arrays are sent comma-separated.
+ * ones left out. `ordering` arrays are sent comma-separated; `author`, `proceeding` and
+ * `venue` arrays `|`-separated.
  *
  * @example listQuery({ q: 'a b', ordering: ['-published', 'id'] }) // 'q=a+b&ordering=-published%2Cid'
  */
 export function listQuery(params: ListPapersParams): string {
   const search = new URLSearchParams();
-  const { q, ordering, page, items_per_page, arxiv_id, title, abstract } = params;
+  const { q, ordering, page, items_per_page, arxiv_id, title, abstract, published_after, published_before, year, author, proceeding, venue } = params;
   if (q !== undefined) search.set('q', q);
   if (ordering !== undefined) search.set('ordering', typeof ordering === 'string' ? ordering : ordering.join(','));
   if (page !== undefined) search.set('page', String(page));
@@ -16,5 +22,11 @@ export function listQuery(params: ListPapersParams): string {
   if (arxiv_id !== undefined) search.set('arxiv_id', arxiv_id);
   if (title !== undefined) search.set('title', title);
   if (abstract !== undefined) search.set('abstract', abstract);
+  if (published_after !== undefined) search.set('published_after', published_after);
+  if (published_before !== undefined) search.set('published_before', published_before);
+  if (year !== undefined) search.set('year', String(year));
+  if (author !== undefined) search.set('author', alternatives(author));
+  if (proceeding !== undefined) search.set('proceeding', alternatives(proceeding));
+  if (venue !== undefined) search.set('venue', alternatives(venue));
   return search.toString();
 }

@@ -15,13 +15,19 @@ export class PaperlistError extends Error {
   readonly url: string;
   /** For 429 and 503: how long the server asked to wait (`Retry-After`), in milliseconds. */
   readonly retryAfterMs: number | null;
+  /**
+   * For a 400 on invalid filter values: the messages by parameter, as the server sent them
+   * (`{"published_after": ["Enter a valid date."]}`); `detail` then joins them. Else null.
+   */
+  readonly fieldErrors: Readonly<Record<string, readonly string[]>> | null;
 
-  constructor(status: number, detail: string, url: string, retryAfterMs: number | null = null) {
+  constructor(status: number, detail: string, url: string, retryAfterMs: number | null = null, fieldErrors: Readonly<Record<string, readonly string[]>> | null = null) {
     super(`paperlist: ${status} ${detail} (${url})`);
     this.name = 'PaperlistError';
     this.status = status;
     this.detail = detail;
     this.url = url;
     this.retryAfterMs = retryAfterMs;
+    this.fieldErrors = fieldErrors;
   }
 }

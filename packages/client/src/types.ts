@@ -59,6 +59,28 @@ export interface ListPapersParams {
   title?: string;
   /** Only papers whose abstract contains this, case-insensitively. */
   abstract?: string;
+  /**
+   * Only papers published on or after this day (inclusive): `YYYY`, `YYYY-MM` or `YYYY-MM-DD`,
+   * a partial date standing for its first day. Papers without a date never match a date range.
+   * (This and the parameters below are paperlist's own, beyond the original API.)
+   */
+  published_after?: string;
+  /** Only papers published on or before this day (inclusive); a partial date stands for its last day. */
+  published_before?: string;
+  /** Only papers published in these years: `2020`, `2016-2020`, `2010-` or `-2015` (a number is one year). */
+  year?: string | number;
+  /**
+   * Only papers with an author name holding every word (case- and accent-insensitive; the last
+   * word may be a prefix). Several alternatives (any may match) are sent `|`-separated.
+   */
+  author?: string | readonly string[];
+  /** Only papers whose `proceeding` is exactly one of these (sent `|`-separated). */
+  proceeding?: string | readonly string[];
+  /**
+   * Only papers of these venues: the `proceeding` without its date, case-insensitive
+   * (`acl-2020-7` is `acl`, `NeurIPS 2018 12` is `neurips`); sent `|`-separated.
+   */
+  venue?: string | readonly string[];
 }
 
 /** Options of a single call. */

@@ -250,6 +250,19 @@ describe('options and portability', () => {
     expect(listQuery({ q: '"a b"&c', ordering: ['-published', 'id'], page: 'last', items_per_page: 5, arxiv_id: '1706.03762', title: 't', abstract: 'a' })).toBe(
       'q=%22a+b%22%26c&ordering=-published%2Cid&page=last&items_per_page=5&arxiv_id=1706.03762&title=t&abstract=a',
     );
+    expect(listQuery({ published_after: '2019-06', published_before: '2020', year: 2018, author: ['graham neubig', 'dyer'], proceeding: 'acl-2020-7', venue: ['acl', 'NeurIPS'] })).toBe(
+      'published_after=2019-06&published_before=2020&year=2018&author=graham+neubig%7Cdyer&proceeding=acl-2020-7&venue=acl%7CNeurIPS',
+    );
+  });
+
+  it('reads invalid filter values (django-filter\'s 400) into fieldErrors', async () => {
+    const body = '{"published_after":["Enter a valid date."],"year":["Enter a valid year."]}';
+    const client = createClient({ baseUrl: 'https://x.org/', fetch: async () => new Response(body, { status: 400 }) });
+    await expect(client.listPapers({ published_after: 'x', year: 'y' })).rejects.toMatchObject({
+      status: 400,
+      detail: 'published_after: Enter a valid date.; year: Enter a valid year.',
+      fieldErrors: { published_after: ['Enter a valid date.'], year: ['Enter a valid year.'] },
+    });
   });
 
   it('imports nothing from Node or from @paperlist/core', async () => {

@@ -4,6 +4,7 @@ import {
   parseQueryString,
   toPaper,
   type Paper,
+  type PaperFilters,
   type PaperQuery,
   type PaperSource,
 } from '@paperlist/core';
@@ -108,6 +109,73 @@ export function definePaperSourceSuite(target: SourceSuiteTarget): void {
       expect(page.count).toBe(expected.length);
     });
 
+    it.each<[string, string[]]>([
+      ['year=2017&ordering=id', ['attention-is-all-you-need', 'beta-vae']],
+      ['year=2017-2017&ordering=id', ['attention-is-all-you-need', 'beta-vae']],
+      ['year=-1993&ordering=id', ['books-received', 'books-received-2', 'old-style']],
+      ['year=2019-&ordering=published', ['transformers-rule', 'schrodinger-bridges', 'gpt-4-report', 'gpt4all']],
+      ['year=2020-2016', []],
+      ['published_after=2021&ordering=id', ['gpt-4-report', 'gpt4all', 'schrodinger-bridges']],
+      ['published_after=2021-01-16&ordering=id', ['gpt-4-report', 'gpt4all']],
+      ['published_before=1990-03&ordering=id', ['books-received', 'books-received-2']],
+      ['published_before=1990-02&ordering=id', []],
+      ['published_after=2017-04-02&published_before=2019-06&ordering=id', ['attention-is-all-you-need', 'transformers-rule']],
+      ['published_after=2017&year=2019-2023&published_before=2023-03-14&ordering=-published', ['schrodinger-bridges', 'transformers-rule']],
+      ['q=attention&published_before=2100&ordering=-published', ['transformers-rule', 'attention-is-all-you-need']],
+      ['author=noam&ordering=id', ['attention-1', 'attention-is-all-you-need', 'old-style']],
+      ['author=noam+shazeer&ordering=id', ['attention-is-all-you-need', 'old-style']],
+      ['author=shazeer+no&ordering=id', ['attention-is-all-you-need', 'old-style']],
+      ['author=noa+c&ordering=id', []],
+      ['author=noam+vaswani', []],
+      ['author=%C5%81ukasz&ordering=id', ['schrodinger-bridge']],
+      ['author=lukasz', []],
+      ['author=SCHR%C3%96DINGER&ordering=id', ['schrodinger-bridges']],
+      ['author=ada%7Copenai&ordering=id', ['gpt-4-report', 'transformers-rule']],
+      ['author=%7C+ada+%7C&ordering=id', ['transformers-rule']],
+      ['author=transform', []],
+      ['q=attention&author=noam&ordering=-published', ['attention-1', 'attention-is-all-you-need']],
+      ['author=noam&year=2017&title=all', ['attention-is-all-you-need']],
+    ])('filters %j', async (raw, expected) => {
+      const page = await list(raw);
+      expect(ids(page)).toEqual(expected);
+      expect(page.count).toBe(expected.length);
+    });
+
+    it('filters by proceeding (exact) and by venue (key derived from the proceeding, aliases)', async () => {
+      const papers = [
+        ['v-acl-2020', 'acl-2020-7'],
+        ['v-acl-2019', 'acl-2019-7'],
+        ['v-acl-upper', 'ACL 2021'],
+        ['v-neurips', 'NeurIPS 2018 12'],
+        ['v-nips', 'NIPS 2017 12'],
+        ['v-naacl', 'naacl-2019-6'],
+        ['v-covid', 'nlpcovid19-2020-7'],
+        ['v-lrec', 'lrec-2016'],
+        ['v-none', null],
+      ].map(([id, proceeding]) => ({ ...fixturePaper(id!, `Paper ${id}`), proceeding: proceeding ?? null }));
+      const small = await target.create(papers);
+      try {
+        const found = async (raw: string) => {
+          const page = await small.list(queryFor(raw, 0, 50));
+          expect(page.count, raw).toBe(page.results.length);
+          return ids(page);
+        };
+        expect(await found('venue=acl&ordering=id')).toEqual(['v-acl-2019', 'v-acl-2020', 'v-acl-upper']);
+        expect(await found('venue=ACL&ordering=-id')).toEqual(['v-acl-upper', 'v-acl-2020', 'v-acl-2019']);
+        expect(await found('venue=neurips&ordering=id')).toEqual(['v-neurips', 'v-nips']);
+        expect(await found('venue=NIPS&ordering=id')).toEqual(['v-neurips', 'v-nips']);
+        expect(await found('venue=nlpcovid19')).toEqual(['v-covid']);
+        expect(await found('venue=lrec%7Cnaacl&ordering=id')).toEqual(['v-lrec', 'v-naacl']);
+        expect(await found('venue=acl-2020')).toEqual([]);
+        expect(await found('proceeding=acl-2020-7%7CNeurIPS+2018+12&ordering=id')).toEqual(['v-acl-2020', 'v-neurips']);
+        expect(await found('proceeding=ACL-2020-7')).toEqual([]);
+        expect(await found('proceeding=lrec-2016&venue=lrec')).toEqual(['v-lrec']);
+        expect(await found('proceeding=lrec-2016&venue=acl')).toEqual([]);
+      } finally {
+        await small.close?.();
+      }
+    });
+
     it('ranks by relevance: title above abstract, whole word above prefix, ties by title', async () => {
       const page = await list('q=attention');
       expect(new Set(ids(page))).toEqual(new Set(['attention-1', 'attention-is-all-you-need', 'transformers-rule']));
@@ -177,7 +245,8 @@ export function definePaperSourceSuite(target: SourceSuiteTarget): void {
     });
 
     it.each(unstorable.map((value) => [JSON.stringify(value.slice(0, 12)), value]))('matches no paper by the filter value %s', async (_name, value) => {
-      for (const filters of [{ arxivId: value }, { titleContains: value }, { abstractContains: value }, { titleContains: 'a', abstractContains: value }]) {
+      const extensions: PaperFilters[] = [{ proceedings: [value] }, { venues: [value] }, { authors: [[value]] }, { authors: [['noam', value]] }, { authors: [[value, 'noam']] }];
+      for (const filters of [{ arxivId: value }, { titleContains: value }, { abstractContains: value }, { titleContains: 'a', abstractContains: value }, ...extensions]) {
         for (const raw of ['', 'q=attention', 'ordering=-published']) {
           const query = queryFor(raw);
           const page = await source.list({ ...query, filters: { ...query.filters, ...filters } });
@@ -237,6 +306,17 @@ export function definePaperSourceSuite(target: SourceSuiteTarget): void {
       'title=the&ordering=-title',
       'abstract=we+propose&ordering=published',
       'q=model&title=language&ordering=id',
+      'year=2018&ordering=-published',
+      'year=-2012&ordering=title',
+      'published_after=2019-06&q=learning&ordering=title',
+      'published_after=2016-02&published_before=2016-02&ordering=arxiv_id',
+      'author=neubig&ordering=id',
+      'author=g+neubig%7Cdyer&ordering=-published',
+      'author=j&ordering=-title',
+      'venue=acl&ordering=title',
+      'venue=ws&year=2015-2019&author=a&ordering=-arxiv_id',
+      'proceeding=acl-2020-7%7Cnaacl-2019-6&ordering=published',
+      'q=translation&venue=acl%7Cemnlp&ordering=-published',
     ])('%j matches the reference on every window', async (raw) => {
       for (const [offset, limit] of [
         [0, 50],
@@ -248,7 +328,7 @@ export function definePaperSourceSuite(target: SourceSuiteTarget): void {
       }
     });
 
-    it.each(['q=learning', 'q=attention', 'q=neural+machine+translation', 'q=%22word+embeddings%22', 'q=lstm'])(
+    it.each(['q=learning', 'q=attention', 'q=neural+machine+translation', 'q=%22word+embeddings%22', 'q=lstm', 'q=translation&venue=acl', 'q=learning&year=2019&author=a'])(
       'relevance %j matches the reference',
       async (raw) => {
         await same(raw, 0, 50, exactRelevance);
@@ -273,6 +353,10 @@ export function definePaperSourceSuite(target: SourceSuiteTarget): void {
         const ordering = pick(orderings);
         if (ordering) parts.push(`ordering=${ordering}`);
         if (random() < 0.1) parts.push(`title=${encodeURIComponent(pick(words).toLowerCase().slice(0, 4))}`);
+        if (random() < 0.1) parts.push(`year=${2005 + Math.floor(random() * 15)}-`);
+        if (random() < 0.1) parts.push(`published_before=${pick(papers).published ?? '2015-07'}`);
+        if (random() < 0.1) parts.push(`author=${encodeURIComponent(pick(pick(papers).authors.concat('a')).split(' ').at(-1)!.slice(0, 4))}`);
+        if (random() < 0.05) parts.push(`venue=${pick(['acl', 'emnlp', 'ws', 'NAACL', 'nips'])}`);
         const exact = ordering !== '' || terms.length === 0 || exactRelevance;
         // A relevance order that may differ can only be compared as the whole set.
         if (exact) await same(parts.join('&'), Math.floor(random() * 3) * 20, 20);

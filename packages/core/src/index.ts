@@ -84,3 +84,8 @@ export { DEFAULT_PAGE_SIZE, DEFAULT_MAX_PAGE_SIZE } from './http/handler-options
 export { pwcRecordToPaper, idFromPaperUrl, PWC_FIELDS } from './formats/pwc-record.js';
 export { detectRecordFormat, RECORD_FORMATS, type RecordFormat, type RecordFormatOption } from './formats/record-format.js';
 export { IndexBuilder, Engine, type IndexData, type EngineAnswer } from './engine/index.js';
+// The extension filters (issue 19): date range, author, proceeding and venue.
+export { dayBound, yearRange, publishedInRange, type DayRange } from './filters/date-range.js';
+export { venueKey, venueKeysFor, DEFAULT_VENUE_ALIASES } from './filters/venue-key.js';
+export { nameHasWords, authorsMatch } from './filters/author-match.js';
+export { EXTENSION_PARAMETERS, readExtensionFilters, type ExtensionParameter, type ExtensionOptions, type FieldErrors } from './filters/extension-params.js';

@@ -1,4 +1,5 @@
 import type { PaperRecord } from './encoded-paper.js';
+import type { DayRange } from './filters/date-range.js';
 
 /** A field a list can be ordered by. */
 export type OrderField = 'published' | 'arxiv_id' | 'title' | 'id';
@@ -44,6 +45,20 @@ export interface PaperFilters {
   titleContains?: string;
   /** Abstract contains this, case-insensitively. */
   abstractContains?: string;
+  /**
+   * `published` within this inclusive range of days (`YYYY-MM-DD`; a missing side is open).
+   * Papers without a date never match a range, even an open one.
+   */
+  published?: DayRange;
+  /**
+   * Alternatives (any may match), each a list of folded words (see `textWords`) that must all
+   * be words of one author name: each whole, except the last, which may be a word's prefix.
+   */
+  authors?: string[][];
+  /** `proceeding` equals one of these exactly. */
+  proceedings?: string[];
+  /** The venue key of `proceeding` (see `venueKey`) is one of these. */
+  venues?: string[];
 }
 
 /**

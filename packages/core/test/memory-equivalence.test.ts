@@ -1,6 +1,7 @@
 import { queryFor } from '@paperlist/conformance';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createMemorySource, createScanSource, textWords, type Paper, type PaperSource } from '../src/index.js';
+import { venueKey } from '../src/filters/venue-key.js';
 import { loadSamplePapers } from '../src/sample.js';
 
 /**
@@ -88,6 +89,48 @@ describe('memory engine = scan reference on random queries', () => {
       }
       return chosen.join(',');
     };
+    // The extension filters: date ranges of every shape, author words, proceedings and venues.
+    const dated = papers.filter((p) => p.published !== null);
+    const withProceeding = papers.filter((p) => p.proceeding !== null);
+    const partialDate = () => {
+      const day = pick(dated).published!;
+      return day.slice(0, pick([4, 7, 10, 10]));
+    };
+    const year = () => Number(pick(dated).published!.slice(0, 4));
+    const names = papers.flatMap((p) => p.authors);
+    const authorQuery = () => {
+      const one = () => {
+        const words = textWords(pick(names));
+        if (words.length === 0) return 'zz';
+        const chosen = words.filter(() => chance(0.6));
+        if (chosen.length === 0) chosen.push(pick(words));
+        if (chance(0.3)) chosen.reverse();
+        if (chance(0.4)) chosen[chosen.length - 1] = chosen.at(-1)!.slice(0, 1 + int(4));
+        return chance(0.2) ? chosen.join(' ').toUpperCase() : chosen.join(' ');
+      };
+      if (chance(0.05)) return pick(['a', 'j', 'zzqx', 'łukasz', 'Müller']);
+      return chance(0.2) ? `${one()}|${one()}` : one();
+    };
+    const extensionFilters = (): string[] => {
+      const parts: string[] = [];
+      if (chance(0.1)) parts.push(`published_after=${partialDate()}`);
+      if (chance(0.1)) parts.push(`published_before=${partialDate()}`);
+      if (chance(0.08)) {
+        const [a, b] = [year(), year()].sort();
+        parts.push(`year=${pick([`${a}`, `${a}-${b}`, `${a}-`, `-${b}`])}`);
+      }
+      if (chance(0.15)) parts.push(`author=${encodeURIComponent(authorQuery())}`);
+      if (chance(0.06)) {
+        const values = [pick(withProceeding).proceeding!, ...(chance(0.3) ? [pick(withProceeding).proceeding!] : [])];
+        parts.push(`proceeding=${encodeURIComponent(values.join('|'))}`);
+      }
+      if (chance(0.08)) {
+        const key = venueKey(pick(withProceeding).proceeding)!;
+        const value = chance(0.1) ? 'nips' : chance(0.3) ? key.toUpperCase() : key;
+        parts.push(`venue=${encodeURIComponent(chance(0.2) ? `${value}|ws` : value)}`);
+      }
+      return parts;
+    };
     const substring = (text: string) => {
       if (text.length === 0) return 'a';
       const start = int(text.length);
@@ -108,6 +151,7 @@ describe('memory engine = scan reference on random queries', () => {
         const withId = papers.filter((p) => p.arxiv_id !== null);
         parts.push(`arxiv_id=${encodeURIComponent(chance(0.8) ? pick(withId).arxiv_id! : '1234.5678')}`);
       }
+      parts.push(...extensionFilters());
       return parts.join('&');
     };
   }
@@ -131,6 +175,31 @@ describe('memory engine = scan reference on random queries', () => {
     let checked = 0;
     for (let i = 0; i < 700; i++) checked += await check(next(), windows);
     expect(checked).toBeGreaterThan(3000);
+    // A few seconds alone; minutes when the full suites of several worktrees share two cores.
+  }, 180_000);
+
+  it('agrees on the extension filters alone and combined, every ordering, deep pages', async () => {
+    const filters = [
+      'year=2018',
+      'year=-2015',
+      'year=2019-',
+      'published_after=2017-06&published_before=2018',
+      'published_before=2010-02',
+      'author=neubig',
+      'author=g+neubig',
+      'author=graham|dyer',
+      'author=kaiser+l',
+      'venue=acl',
+      'venue=ACL|emnlp',
+      'proceeding=acl-2020-7|naacl-2019-6',
+      'venue=ws&year=2015-2019&author=a',
+    ];
+    const windows = windowsFor(17);
+    for (const filter of filters) {
+      for (const rest of ['', 'q=learning', 'q=model&ordering=-published', 'ordering=title', 'ordering=-arxiv_id,title', 'ordering=-id', 'title=the', 'ordering=published&abstract=we']) {
+        await check([filter, rest].filter(Boolean).join('&'), windows);
+      }
+    }
   });
 
   it('agrees on every single ordering and direction, with and without a search', async () => {

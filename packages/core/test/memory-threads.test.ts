@@ -29,6 +29,8 @@ describe('memory source on query threads', () => {
     const here = open({});
     const threaded = open({ threads: 2 });
     const queries = ['q=attention', 'q=neural+network&ordering=-published', 'q=%22machine+translation%22', 'ordering=title&page=3', 'abstract=graph&title=learning', 'q=tra&ordering=id'];
+    // The extension filters answer from their own index parts, which the threads must get too.
+    queries.push('year=2016-2018&ordering=-published', 'author=neubig|dyer', 'venue=acl&q=translation', 'proceeding=acl-2020-7&published_before=2020');
     const want = await Promise.all(queries.map((q) => here.list(queryFor(q, 20, 30))));
     const got = await Promise.all(queries.map((q) => threaded.list(queryFor(q, 20, 30))));
     expect(got.map((p) => p.count)).toEqual(want.map((p) => p.count));

@@ -24,14 +24,18 @@ describe('memory source snapshots', () => {
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
   const ids = (page: { results: unknown[] }) => page.results.map((r) => (r as { id: string }).id);
+  // The extension filters read their own index parts (published days, author names, value
+  // tables): a part left out of the snapshot or the threads' copy would change these answers.
+  const EXTENSION_QUERIES = ['year=2018&ordering=-published', 'author=neubig', 'author=a&published_after=2015-06', 'venue=acl&q=translation', 'proceeding=naacl-2019-6|acl-2020-7&ordering=title'];
 
   it('loads what was saved: the same answers and the same version, on the calling thread or on threads', async () => {
     for (const threads of [0, 2]) {
       const loaded = await openMemorySource(file, { threads });
       expect(loaded.version()).toBe('v-sample');
       expect(loaded.size).toBe(papers.length);
-      for (const raw of ['q=attention', 'q=%22neural+machine%22&ordering=-published', 'title=learning&ordering=id', 'abstract=e.g.', 'ordering=-title&page=7', 'q=a']) {
+      for (const raw of ['q=attention', 'q=%22neural+machine%22&ordering=-published', 'title=learning&ordering=id', 'abstract=e.g.', 'ordering=-title&page=7', 'q=a', ...EXTENSION_QUERIES]) {
         const [want, got] = await Promise.all([source.list(queryFor(raw, 10, 40)), loaded.list(queryFor(raw, 10, 40))]);
+        expect(want.count, raw).toBeGreaterThan(0);
         expect(got.count, raw).toBe(want.count);
         expect(ids(got), raw).toEqual(ids(want));
       }

@@ -1,6 +1,7 @@
 import { prefixWeightOf, RELEVANCE, type FieldLengths, type OrderKey, type PaperFilters, type PaperQuery, type SearchTerm } from '@paperlist/core';
 import { PAPER_COLUMNS, type SchemaNames } from './schema.js';
 import type { TermPattern } from './text-columns.js';
+import { extensionConditions, hasExtensionFilters } from './filters-sql.js';
 
 /** The column each ordering field sorts by (all `COLLATE "C"`: code point order). */
 const ORDER_COLUMNS: Record<OrderKey['field'], string> = {
@@ -93,13 +94,14 @@ export function escapeLike(text: string): string {
 }
 
 /** The WHERE clause of a query (without `WHERE`; `''` when every paper matches). */
-function whereClause(terms: readonly ResolvedTerm[], filters: PaperFilters, params: Params): string {
+function whereClause(names: SchemaNames, terms: readonly ResolvedTerm[], filters: PaperFilters, params: Params): string {
   const parts = terms.map((term) => termCondition(term, params));
   if (filters.arxivId !== undefined) parts.push(`arxiv_id = ${params.add(filters.arxivId)}`);
   const contains = (column: string, lower: string, value: string) =>
     `coalesce(${lower}, lower(${column} COLLATE "C")) LIKE ${params.add(`%${escapeLike(value.toLowerCase())}%`)} ESCAPE '\\'`;
   if (filters.titleContains !== undefined) parts.push(contains('title', 'title_lower', filters.titleContains));
   if (filters.abstractContains !== undefined) parts.push(contains('abstract', 'abstract_lower', filters.abstractContains));
+  parts.push(...extensionConditions(names, filters, (value) => params.add(value)));
   return parts.join(' AND ');
 }
 
@@ -114,7 +116,8 @@ export function hasConditions(query: PaperQuery): boolean {
     query.terms.length > 0 ||
     filters.arxivId !== undefined ||
     filters.titleContains !== undefined ||
-    filters.abstractContains !== undefined
+    filters.abstractContains !== undefined ||
+    hasExtensionFilters(filters)
   );
 }
 
@@ -144,7 +147,7 @@ export function pageStatement(
   plan: 'walk' | 'sort' = 'walk',
 ): Statement {
   const params = new Params();
-  const condition = where(whereClause(terms, query.filters, params));
+  const condition = where(whereClause(names, terms, query.filters, params));
   const window = () => `LIMIT ${params.add(query.limit)} OFFSET ${params.add(query.offset)}`;
   // A term of weight 0 (one matching over 4/5 of the catalogue: `the`, `"of the"`) adds exactly
   // +0 to every score, so it is neither counted nor scored; when no term weighs anything, every
@@ -185,14 +188,14 @@ export function pageStatement(
 /** The statement counting the papers that match a query. */
 export function countStatement(names: SchemaNames, query: PaperQuery, terms: readonly ResolvedTerm[]): Statement {
   const params = new Params();
-  const condition = where(whereClause(terms, query.filters, params));
+  const condition = where(whereClause(names, terms, query.filters, params));
   return { text: `SELECT count(*)::float8 AS count FROM ${names.papers}${condition}`, params: params.values };
 }
 
 /** Counts at most `cap` matching papers. */
 export function cappedCountStatement(names: SchemaNames, query: PaperQuery, terms: readonly ResolvedTerm[], cap: number): Statement {
   const params = new Params();
-  const condition = where(whereClause(terms, query.filters, params));
+  const condition = where(whereClause(names, terms, query.filters, params));
   return {
     text: `SELECT count(*)::float8 AS count FROM (SELECT 1 FROM ${names.papers}${condition} LIMIT ${params.add(cap)}) capped`,
     params: params.values,
@@ -202,7 +205,7 @@ export function cappedCountStatement(names: SchemaNames, query: PaperQuery, term
 /** The planner's estimate of the matching papers (`EXPLAIN`: nothing is run). */
 export function estimateStatement(names: SchemaNames, query: PaperQuery, terms: readonly ResolvedTerm[]): Statement {
   const params = new Params();
-  const condition = where(whereClause(terms, query.filters, params));
+  const condition = where(whereClause(names, terms, query.filters, params));
   return { text: `EXPLAIN (FORMAT JSON) SELECT 1 FROM ${names.papers}${condition}`, params: params.values };
 }
 

@@ -1,5 +1,6 @@
 import { queryRows, quoteLiteral, withTransaction, type Queryable } from './db.js';
 import { schemaNames, type SchemaNames } from './schema.js';
+import { FILTERS_MIGRATION } from './filters-migration.js';
 
 /** One step of the schema: applied once, in order, recorded in `paperlist_migrations`. */
 export interface Migration {
@@ -134,6 +135,7 @@ export const MIGRATIONS: readonly Migration[] = [
       $do$`,
     ],
   },
+  FILTERS_MIGRATION,
 ];
 
 /** The schema version this package reads and writes. */

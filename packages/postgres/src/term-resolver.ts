@@ -3,6 +3,7 @@ import { arrayLiteral } from './copy-format.js';
 import type { ResolvedTerm } from './list-sql.js';
 import type { SchemaNames } from './schema.js';
 import { dictionaryWord, prefixRange, termPattern } from './text-columns.js';
+import { extensionFiltersKey } from './filters-sql.js';
 
 /** Runs one read statement (the source's QueryRunner, with its timeout and the request's signal). */
 export type RunRows = <R>(text: string, params: unknown[]) => Promise<R[]>;
@@ -30,7 +31,7 @@ export class CatalogueCache {
 
 /** The key of a count: the terms and filters it counts the matches of. */
 export function countKey(terms: readonly SearchTerm[], filters: PaperFilters): string {
-  return JSON.stringify([terms.map((term) => [term.words, term.arxivId]), filters.arxivId, filters.titleContains, filters.abstractContains]);
+  return JSON.stringify([terms.map((term) => [term.words, term.arxivId]), filters.arxivId, filters.titleContains, filters.abstractContains]) + extensionFiltersKey(filters);
 }
 
 /**

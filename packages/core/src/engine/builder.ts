@@ -14,6 +14,10 @@ import { DocSetTable } from './doc-set-table.js';
 import { CHAR_SETS, FieldTextBuilder, type FieldText } from './substring/field-text.js';
 import { WordTable } from './word-table.js';
 import { int32Array, uint16Array, uint32Array, uint8Array } from './alloc.js';
+import { AuthorNames, AuthorNamesBuilder } from './author-names.js';
+import { publishedDays } from './published-range.js';
+import { ValueSets } from './value-sets.js';
+import { venueKey } from '../filters/venue-key.js';
 
 /** Everything an engine answers from: built once, never changed. */
 export interface IndexData {
@@ -30,6 +34,14 @@ export interface IndexData {
   readonly abstractText: FieldText;
   readonly store: PaperStore;
   readonly orders: OrderBook;
+  /** The distinct `published` days, ascending, as `YYYYMMDD` (`publishedDays[r]` is published rank `r`): date ranges. */
+  readonly publishedDays: Uint32Array;
+  /** The author names and their words: `author=`. */
+  readonly authorNames: AuthorNames;
+  /** Documents by exact `proceeding`. */
+  readonly proceedings: ValueSets;
+  /** Documents by venue key (see `venueKey`). */
+  readonly venues: ValueSets;
   /** Digest of the content, for the catalogue version. */
   readonly digest: string;
 }
@@ -58,6 +70,8 @@ export class IndexBuilder {
   private counts = int32Array(3 << 16);
   private ids: string[] = [];
   private published: (string | null)[] = [];
+  private proceedings: (string | null)[] = [];
+  private readonly authorNames = new AuthorNamesBuilder();
   private arxivIds: (string | null)[] = [];
   private titleKeys: string[] = [];
   private readonly lengths = new Growable(uint32Array); // title, abstract, authors per paper
@@ -103,10 +117,12 @@ export class IndexBuilder {
     for (const name of paper.authors) {
       const from = at;
       at = table.tokenize(name, words, at, flags);
+      this.authorNames.addName(name, words, from, at);
       fields.push(at - from);
       authors += at - from;
       layoutEnd += at - from + 1;
     }
+    this.authorNames.endPaper();
     const big = layoutEnd > MAX_POSITION + 1;
 
     this.ensureWordCapacity(table.size);
@@ -134,6 +150,7 @@ export class IndexBuilder {
     this.totals.authors += authors;
     this.ids.push(paper.id);
     this.published.push(paper.published);
+    this.proceedings.push(paper.proceeding);
     this.arxivIds.push(paper.arxiv_id);
     this.titleKeys.push(titleKey(paper.title));
   }
@@ -165,11 +182,24 @@ export class IndexBuilder {
     numberOf.clear();
 
     // Orders. Documents are numbered by title then id: the default order is the numbering.
+    const days = publishedDays(this.published);
     const { order, data } = this.layoutOrders();
+    const authorNames = this.authorNames.finish(n, sortedWords.length, renumber, order);
+    const proceedingOf = this.proceedings;
+    this.proceedings = [];
+    const proceedings = ValueSets.build(n, (d) => proceedingOf[order[d]!]!);
+    const venueOf = proceedingOf.map(venueKey);
+    const venues = ValueSets.build(n, (d) => venueOf[order[d]!]!);
     const store = this.store.finish(order);
     const postings = this.layoutPostings(n, order, renumber);
     const layout = this.layoutFields(n, order);
     const vocabulary = Vocabulary.fromSorted(sortedWords);
+    const authors = new AuthorNames(
+      authorNames.wordNamesAt,
+      authorNames.wordNames,
+      authorNames.docs,
+      AuthorNames.shortPrefixTable(vocabulary, authorNames.wordNamesAt, authorNames.wordNames, authorNames.docs),
+    );
     return {
       n,
       vocabulary,
@@ -181,6 +211,10 @@ export class IndexBuilder {
       abstractText: this.abstractText.finish(order),
       store,
       orders: new OrderBook(data),
+      publishedDays: days,
+      authorNames: authors,
+      proceedings,
+      venues,
       digest: store.digest(),
     };
   }

@@ -11,6 +11,7 @@ import { substringMatches, type TextField } from './substring/substring-filter.j
 import { uint32Array } from './alloc.js';
 import { bitsetWords } from './bits.js';
 import { spend, withLimits, type WorkLimits } from './work-budget.js';
+import { applyExtensionFilters } from './extension-filters.js';
 
 /** The answer of the engine: exact count and the window's documents. */
 export interface EngineAnswer {
@@ -152,6 +153,7 @@ export class Engine {
   private filter(set: DocSet, filters: PaperFilters): DocSet {
     const { store, n } = this.index;
     if (filters.arxivId !== undefined) set = intersectSets(set, listSet(store.findArxivId(filters.arxivId)), n);
+    set = applyExtensionFilters(this.index, set, filters);
     const substrings: [TextField, string | undefined][] = [
       ['title', filters.titleContains],
       ['abstract', filters.abstractContains],

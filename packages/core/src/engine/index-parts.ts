@@ -8,6 +8,8 @@ import { OrderBook } from './orders.js';
 import { PaperStore } from './paper-store.js';
 import { Postings } from './postings.js';
 import { Vocabulary } from './vocabulary.js';
+import { AuthorNames } from './author-names.js';
+import { ValueSets } from './value-sets.js';
 
 /** A typed array of the index. */
 export type IndexArray = Uint8Array | Uint16Array | Uint32Array | Int32Array;
@@ -29,8 +31,8 @@ export interface IndexParts {
   readonly json: readonly Uint8Array[];
 }
 
-/** The layout version written by this code. */
-export const INDEX_FORMAT = 2;
+/** The layout version written by this code (3: the date, author and venue filters' parts). */
+export const INDEX_FORMAT = 3;
 
 const TABLE_ARRAYS = ['df', 'docsAt', 'dense', 'listDocs', 'bitsets'] as const;
 const tableNames = <P extends string>(prefix: P) => TABLE_ARRAYS.map((a) => `${prefix}.${a}` as const);
@@ -86,6 +88,17 @@ export const INDEX_ARRAY_NAMES = [
   'arxivAsc',
   'arxivDesc',
   'titleDesc',
+  'publishedDays',
+  'authorWordNamesAt',
+  'authorWordNames',
+  ...tableNames('authorNameDocs'),
+  ...tableNames('authorShortPrefixes'),
+  ...tableNames('proceedings'),
+  'proceedingValues.chars',
+  'proceedingValues.starts',
+  ...tableNames('venues'),
+  'venueValues.chars',
+  'venueValues.starts',
 ] as const;
 
 export type IndexArrayName = (typeof INDEX_ARRAY_NAMES)[number];
@@ -163,6 +176,17 @@ export function indexParts(index: IndexData): IndexParts {
       arxivAsc: o.arxivAsc,
       arxivDesc: o.arxivDesc,
       titleDesc: o.titleDesc,
+      publishedDays: index.publishedDays,
+      authorWordNamesAt: index.authorNames.wordNamesAt,
+      authorWordNames: index.authorNames.wordNames,
+      ...(tableArrays('authorNameDocs', index.authorNames.docs) as Record<`authorNameDocs.${(typeof TABLE_ARRAYS)[number]}`, IndexArray>),
+      ...(tableArrays('authorShortPrefixes', index.authorNames.shortPrefixes) as Record<`authorShortPrefixes.${(typeof TABLE_ARRAYS)[number]}`, IndexArray>),
+      ...(tableArrays('proceedings', index.proceedings.sets) as Record<`proceedings.${(typeof TABLE_ARRAYS)[number]}`, IndexArray>),
+      'proceedingValues.chars': index.proceedings.values.chars,
+      'proceedingValues.starts': index.proceedings.values.starts,
+      ...(tableArrays('venues', index.venues.sets) as Record<`venues.${(typeof TABLE_ARRAYS)[number]}`, IndexArray>),
+      'venueValues.chars': index.venues.values.chars,
+      'venueValues.starts': index.venues.values.starts,
     },
   };
 }
@@ -248,5 +272,9 @@ export function indexFromParts(parts: IndexParts): IndexData {
       arxivDesc: u32('arxivDesc'),
       titleDesc: u32('titleDesc'),
     }),
+    publishedDays: u32('publishedDays'),
+    authorNames: new AuthorNames(u32('authorWordNamesAt'), u32('authorWordNames'), table('authorNameDocs'), table('authorShortPrefixes')),
+    proceedings: new ValueSets(new Vocabulary(u16('proceedingValues.chars'), u32('proceedingValues.starts')), table('proceedings')),
+    venues: new ValueSets(new Vocabulary(u16('venueValues.chars'), u32('venueValues.starts')), table('venues')),
   };
 }

@@ -56,6 +56,21 @@ describe('HTML answers', () => {
     expect(text(response!.body)).toContain('temporarily unavailable');
   });
 
+  it('shows the filter fields once a request uses one, echoing the values (never as hidden copies)', async () => {
+    const plain = await call('/api/papers/?q=alpha&unknown=1');
+    expect(plain.body).not.toContain('name="year"');
+    const filtered = await call('/api/papers/?year=2020&author=a+%3Cb%3E&x=1');
+    expect(filtered.status).toBe(200);
+    expect(filtered.body).toContain('<input type="text" name="year" value="2020"');
+    expect(filtered.body).toContain('name="author" value="a &lt;b&gt;"');
+    expect(filtered.body).toContain('name="venue" value=""');
+    expect(filtered.body).not.toContain('type="hidden" name="year"');
+    expect(filtered.body).toContain('<input type="hidden" name="x" value="1">');
+    const off = createPapersHandler({ source, pageSize: 2, allowedHosts: ['h'], extensions: false });
+    const ignored = await off({ method: 'GET', url: '/api/papers/?year=2020', headers: { host: 'h', accept: BROWSER }, basePath: '/api', origin: 'http://h' });
+    expect(text(ignored!.body)).toContain('<input type="hidden" name="year" value="2020">');
+  });
+
   it('keeps JSON for ?format=json, */* and ties, and for 406 and unknown formats', async () => {
     expect((await call('/api/papers/?format=json')).headers['Content-Type']).toBe('application/json');
     expect((await call('/api/papers/', { accept: '*/*' })).headers['Content-Type']).toBe('application/json');

@@ -7,7 +7,7 @@ import { listJsonUrl, paperPageUrl } from './page-addresses.js';
 import { renderDocument } from './render-document.js';
 import { renderPager } from './render-pager.js';
 import { renderPaperSummary } from './render-paper-summary.js';
-import { FORM_FIELDS, renderSearchForm } from './render-search-form.js';
+import { FILTER_FORM_FIELDS, FORM_FIELDS, renderSearchForm } from './render-search-form.js';
 
 /** Page sizes offered by the form (those up to the configured maximum). */
 export const PAGE_SIZE_CHOICES: readonly number[] = [10, 25, 50, 100, 250, 500];
@@ -24,6 +24,8 @@ export interface ListPageView {
   maxPageSize: number;
   /** The papers of this page, in order. */
   papers: readonly Paper[];
+  /** Whether the extension filters are on (the handler's `extensions`). Default false. */
+  extensions?: boolean;
 }
 
 /**
@@ -35,13 +37,18 @@ export function renderListPage(view: ListPageView): string {
   const { links: context, page, lastPage, count } = view;
   const { next, previous } = buildPageLinks(context, page, lastPage);
   const q = lastValue(context.pairs, 'q') ?? '';
+  // The filter fields appear once a request uses one of them (a link or a typed URL): a page
+  // without them stays byte for byte the page its ETag has always named.
+  const filtering = view.extensions === true && context.pairs.some(([key]) => FILTER_FORM_FIELDS.has(key));
+  const filters = filtering ? new Map([...FILTER_FORM_FIELDS].map((name) => [name, lastValue(context.pairs, name) ?? ''])) : null;
   const form = renderSearchForm({
     action: context.path,
     q,
     ordering: lastValue(context.pairs, 'ordering') ?? '',
     pageSize: view.pageSize,
     pageSizeChoices: PAGE_SIZE_CHOICES.filter((size) => size <= view.maxPageSize),
-    hidden: context.pairs.filter(([key]) => !FORM_FIELDS.has(key)),
+    hidden: context.pairs.filter(([key]) => !FORM_FIELDS.has(key) && (filters === null || !FILTER_FORM_FIELDS.has(key))),
+    filters,
   });
   const pager = renderPager({
     page,

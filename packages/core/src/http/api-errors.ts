@@ -12,6 +12,8 @@ export const API_ERRORS = {
     detail: 'Malformed query string: invalid percent-encoding or UTF-8.',
   },
   'control-character': { status: 400, detail: 'Query string contains control characters.' },
+  // The JSON body is the errors by parameter (django-filter's shape); this detail is the HTML page's heading.
+  'invalid-filter': { status: 400, detail: 'Invalid filter value.' },
   'invalid-host': { status: 400, detail: 'Invalid host: it is not among the allowed hosts of this server.' },
   'method-not-allowed': { status: 405, detail: 'Method "{method}" not allowed.' },
   'not-acceptable': { status: 406, detail: 'Could not satisfy the request Accept header.' },

@@ -1,4 +1,6 @@
 import type { PaperSource } from '../source.js';
+import type { ExtensionOptions } from '../filters/extension-params.js';
+import { DEFAULT_VENUE_ALIASES, asciiLowerCase } from '../filters/venue-key.js';
 import type { PapersRequest } from './types.js';
 
 /**
@@ -38,6 +40,18 @@ export interface PapersHandlerOptions {
   timeoutMs?: number;
   /** The `Retry-After` seconds of a `503`. Default 5. */
   retryAfterSeconds?: number;
+  /**
+   * The list parameters beyond the original API: `published_after`, `published_before`,
+   * `year`, `author`, `proceeding` and `venue` (docs/http-api.md). Default `true`; with
+   * `false` they are unknown parameters, ignored (kept in links) as the original API did.
+   */
+  extensions?: boolean;
+  /**
+   * Venue aliases for `venue=`: alias → venue key, such as the default `{ nips: 'neurips' }`.
+   * `venue=nips` then finds the papers of `neurips` and of `nips`, and so does `venue=neurips`.
+   * Keys and values are compared case-insensitively (ASCII). Replaces the default map.
+   */
+  venueAliases?: Readonly<Record<string, string>>;
 }
 
 /** The hosts allowed by default: local addresses, for development. */
@@ -58,6 +72,8 @@ export interface ResolvedHandlerOptions {
   allowedHosts: readonly string[] | null;
   timeoutMs: number | null;
   retryAfterSeconds: number;
+  /** The extension parameters' options, or `false` when they are off. */
+  extensions: ExtensionOptions | false;
 }
 
 /** Thrown at construction when options are unusable; `code` names the option. */
@@ -101,6 +117,10 @@ export function resolveHandlerOptions(options: PapersHandlerOptions): ResolvedHa
     throw new PaperlistOptionsError('allowedHosts', 'paperlist: `allowedHosts` must be an array of host names.');
   }
   const baseUrl = options.baseUrl === undefined ? null : normalizeBaseUrl(options.baseUrl);
+  const { extensions = true } = options;
+  if (typeof extensions !== 'boolean') {
+    throw new PaperlistOptionsError('extensions', `paperlist: \`extensions\` must be true or false, got ${String(extensions)}.`);
+  }
   return {
     source,
     baseUrl,
@@ -111,7 +131,25 @@ export function resolveHandlerOptions(options: PapersHandlerOptions): ResolvedHa
     allowedHosts: baseUrl === null ? allowedHosts.map((host) => host.toLowerCase()) : null,
     timeoutMs: timeoutMs ?? null,
     retryAfterSeconds,
+    extensions: extensions ? { venueAliases: resolveVenueAliases(options.venueAliases) } : false,
   };
+}
+
+/** The alias map with keys and values trimmed and ASCII lower-cased, as `venue=` values are. */
+function resolveVenueAliases(aliases: Readonly<Record<string, string>> | undefined): Readonly<Record<string, string>> {
+  if (aliases === undefined) return DEFAULT_VENUE_ALIASES;
+  if (typeof aliases !== 'object' || aliases === null || Array.isArray(aliases)) {
+    throw new PaperlistOptionsError('venueAliases', 'paperlist: `venueAliases` must be an object of alias → venue key strings.');
+  }
+  const resolved: Record<string, string> = {};
+  for (const [alias, target] of Object.entries(aliases)) {
+    const key = asciiLowerCase(alias.trim());
+    if (typeof target !== 'string' || key === '' || target.trim() === '') {
+      throw new PaperlistOptionsError('venueAliases', `paperlist: \`venueAliases\` must map non-empty strings to non-empty strings, got ${JSON.stringify(alias)}.`);
+    }
+    resolved[key] = asciiLowerCase(target.trim());
+  }
+  return resolved;
 }
 
 function normalizeBaseUrl(baseUrl: string): string {

@@ -12,6 +12,7 @@ import { refusalCode } from '../source-errors.js';
 import { isAllowedHost } from './allowed-hosts.js';
 import { callSource, SourceTimeoutError } from './call-source.js';
 import { computeEtag, ifNoneMatchMatches } from './etag.js';
+import { fieldErrorsResponse } from './field-errors-response.js';
 import { resolveHandlerOptions, type PapersHandlerOptions, type ResolvedHandlerOptions } from './handler-options.js';
 import type { ApiErrorCode } from './api-errors.js';
 import { negotiateRepresentation, type Representation } from './negotiate.js';
@@ -86,7 +87,10 @@ export function createPapersHandler(options: PapersHandlerOptions): PapersHandle
         return jsonResponse(200, toJsonBytes(paper), isHead, cacheHeaders);
       }
       const list = parseListQuery(parsed.pairs, config);
-      if (!list.ok) return fail(list.error);
+      if (!list.ok) {
+        if (list.fieldErrors === undefined) return fail(list.error);
+        return fieldErrorsResponse(list.fieldErrors, isHead, representation === 'html' ? { listUrl: listPath } : null);
+      }
       const answer = { representation, isHead, cacheHeaders, fail };
       return await listPapers(config, request, pathname, list.request, answer);
     } catch (error) {
@@ -140,7 +144,7 @@ async function listPapers(
 
   const context = { origin: linkOrigin(config, request), path: pathname, pairs: list.pairs };
   if (representation === 'html') {
-    const view = { links: context, count, page, lastPage, pageSize, maxPageSize: config.maxPageSize, papers: results.map(toPaper) };
+    const view = { links: context, count, page, lastPage, pageSize, maxPageSize: config.maxPageSize, papers: results.map(toPaper), extensions: config.extensions !== false };
     return htmlResponse(200, renderListPage(view), isHead, cacheHeaders);
   }
   const links = buildPageLinks(context, page, lastPage);

@@ -3,7 +3,7 @@ import { CONTRACT_HEADERS } from '../http/respond.js';
 import { componentSchemas } from './component-schemas.js';
 import { errorResponseComponents, errorResponseName, errorStatuses } from './error-responses.js';
 import { componentRef, type JsonObject } from './json-schema.js';
-import { formatParameter, listParameters } from './list-parameters.js';
+import { fieldErrorsSchema, formatParameter, listParameters } from './list-parameters.js';
 
 /** Options of {@link createOpenApiDocument}. */
 export interface OpenApiDocumentOptions {
@@ -18,6 +18,8 @@ export interface OpenApiDocumentOptions {
   pageSize?: number;
   /** Largest page size stated for `items_per_page`. Default 500. */
   maxPageSize?: number;
+  /** Whether the extension parameters (`published_after`, `author`, `venue`…) are documented, as the handler's `extensions`. Default true. */
+  extensions?: boolean;
 }
 
 /** The methods the API refuses with 405; documented so every status the API answers is. */
@@ -105,7 +107,7 @@ export function createOpenApiDocument(options: OpenApiDocumentOptions): JsonObje
           headers: cached,
           content: { 'application/json': { schema: componentRef('schemas', 'PaperList') }, ...html },
         },
-        [...listParameters(sizes), componentRef('parameters', 'format')],
+        [...listParameters(sizes, options.extensions ?? true), componentRef('parameters', 'format')],
       ),
       '/papers/{id}/': {
         parameters: [componentRef('parameters', 'id')],
@@ -152,7 +154,7 @@ export function createOpenApiDocument(options: OpenApiDocumentOptions): JsonObje
       },
     },
     components: {
-      schemas: componentSchemas(),
+      schemas: { ...componentSchemas(), FieldErrors: fieldErrorsSchema() },
       parameters: {
         id: { name: 'id', in: 'path', required: true, description: 'The paper id.', schema: { type: 'string', examples: ['attention-is-all-you-need'] } },
         format: formatParameter(),

@@ -11,6 +11,9 @@ const RESPONSE_NAMES: Readonly<Record<number, string>> = {
   503: 'ServiceUnavailable',
 };
 
+/** Codes whose JSON body is the errors by parameter (django-filter's shape, `FieldErrors`), not `{"detail"}`. */
+const FIELD_ERRORS: ReadonlySet<ApiErrorCode> = new Set(['invalid-filter']);
+
 /** Codes that are only ever answered in JSON, whatever was asked (no HTML page exists for them). */
 const JSON_ONLY: ReadonlySet<ApiErrorCode> = new Set(['not-acceptable', 'invalid-host']);
 
@@ -52,9 +55,15 @@ export function errorResponseComponents(headers: JsonObject): JsonObject {
   const responses: JsonObject = {};
   for (const [status, codes] of errorStatuses()) {
     const examples: JsonObject = {};
-    for (const code of codes) examples[code] = { value: { detail: errorDetail(code, 'POST') } };
+    for (const code of codes) {
+      examples[code] = FIELD_ERRORS.has(code)
+        ? { summary: errorDetail(code), value: { published_after: ['Enter a valid date.'] } }
+        : { value: { detail: errorDetail(code, 'POST') } };
+    }
+    const detailCodes = codes.filter((code) => !FIELD_ERRORS.has(code));
+    const error: JsonObject = { ...componentRef('schemas', 'Error'), properties: { detail: detailSchema(detailCodes) } };
     const json: JsonObject = {
-      schema: { ...componentRef('schemas', 'Error'), properties: { detail: detailSchema(codes) } },
+      schema: detailCodes.length === codes.length ? error : { anyOf: [error, componentRef('schemas', 'FieldErrors')] },
       examples,
     };
     const htmlToo = codes.some((code) => !JSON_ONLY.has(code));

@@ -3,6 +3,7 @@ import { LIST_QUERY_PARAMETERS, type ListQueryParameter } from '../query/parse-l
 import { FORMAT_VALUES } from '../http/negotiate.js';
 import { MAX_QUERY_LENGTH, MAX_QUERY_TERMS } from '../text/parse-search.js';
 import type { JsonObject } from './json-schema.js';
+import { EXTENSION_PARAMETERS, MAX_AUTHOR_ALTERNATIVES, MAX_AUTHOR_WORDS, MAX_VENUE_VALUES, type ExtensionParameter } from '../filters/extension-params.js';
 
 /** Page sizes the document states. */
 export interface PageSizes {
@@ -56,10 +57,66 @@ function describeParameters(sizes: PageSizes): Record<ListQueryParameter, { desc
   };
 }
 
-/** The list endpoint's query parameters, in the parser's order. */
-export function listParameters(sizes: PageSizes): JsonObject[] {
+/** The extension parameters (on unless the handler's `extensions` is false). */
+function describeExtensions(): Record<ExtensionParameter, { description: string; schema: JsonObject }> {
+  const date = (edge: string) =>
+    `Only papers published on or ${edge} this day (inclusive): ${code('YYYY')}, ${code('YYYY-MM')} or ${code('YYYY-MM-DD')}; ` +
+    `a partial date stands for its ${edge === 'after' ? 'first' : 'last'} day. Papers without a date never match a date range. ` +
+    `Not a real date: 400 ${code('{"' + (edge === 'after' ? 'published_after' : 'published_before') + '":["Enter a valid date."]}')}.`;
+  const dateSchema = { type: 'string', pattern: '^\\s*\\d{4}(-\\d{2}(-\\d{2})?)?\\s*$', examples: ['2018', '2020-02', '2019-06-15'] };
+  return {
+    published_after: { description: date('after'), schema: dateSchema },
+    published_before: { description: date('before'), schema: dateSchema },
+    year: {
+      description:
+        `Only papers published in these years: ${code('2020')}, ${code('2016-2020')}, ${code('2010-')} (from 2010 on) or ` +
+        `${code('-2015')} (up to 2015). Combined with ${code('published_after')}/${code('published_before')}, all apply. ` +
+        `Undated papers never match.`,
+      schema: { type: 'string', pattern: '^\\s*(\\d{4}|\\d{4}-|-\\d{4}|\\d{4}-\\d{4})\\s*$', examples: ['2020', '2016-2020', '2010-', '-2015'] },
+    },
+    author: {
+      description:
+        `Only papers with an author name holding every word (folded as ${code('q')} is: case- and accent-insensitive), ` +
+        `each a whole word except the last, which may be a prefix; in any order. ${code('|')} separates alternatives ` +
+        `(at most ${MAX_AUTHOR_ALTERNATIVES}, of at most ${MAX_AUTHOR_WORDS} words each).`,
+      schema: { type: 'string', maxLength: MAX_QUERY_LENGTH, examples: ['graham neubig', 'neubig|chris dyer', 'vaswani a'] },
+    },
+    proceeding: {
+      description: `Only papers whose ${code('proceeding')} is exactly one of these values, separated by ${code('|')} (at most ${MAX_VENUE_VALUES}).`,
+      schema: { type: 'string', examples: ['acl-2020-7', 'acl-2020-7|naacl-2019-6'] },
+    },
+    venue: {
+      description:
+        `Only papers of these venues, separated by ${code('|')}, case-insensitively (ASCII). A paper's venue is its ` +
+        `${code('proceeding')} without the trailing date (groups of space, ${code('-')} or ${code('_')} followed by digits), ` +
+        `lower-cased: ${code('acl-2020-7')} is ${code('acl')}, ${code('NeurIPS 2018 12')} is ${code('neurips')}. The server's ` +
+        `aliases apply (by default ${code('nips')} is ${code('neurips')}).`,
+      schema: { type: 'string', examples: ['acl', 'neurips', 'acl|emnlp'] },
+    },
+  };
+}
+
+/** The list endpoint's query parameters, in the parser's order, the extension parameters last. */
+export function listParameters(sizes: PageSizes, extensions = true): JsonObject[] {
   const described = describeParameters(sizes);
-  return LIST_QUERY_PARAMETERS.map((name) => ({ name, in: 'query', required: false, ...described[name] }));
+  const parameters = LIST_QUERY_PARAMETERS.map((name) => ({ name, in: 'query', required: false, ...described[name] }));
+  if (!extensions) return parameters;
+  const extended = describeExtensions();
+  return [...parameters, ...EXTENSION_PARAMETERS.map((name) => ({ name, in: 'query', required: false, ...extended[name] }))];
+}
+
+/** `FieldErrors`: the body of a 400 for invalid filter values, django-filter's messages by parameter. */
+export function fieldErrorsSchema(): JsonObject {
+  const properties: JsonObject = {};
+  for (const name of EXTENSION_PARAMETERS) properties[name] = { type: 'array', items: { type: 'string' }, minItems: 1 };
+  return {
+    type: 'object',
+    description: 'Invalid filter values: the messages by parameter, as django-filter writes them.',
+    properties,
+    additionalProperties: false,
+    minProperties: 1,
+    examples: [{ published_after: ['Enter a valid date.'] }],
+  };
 }
 
 /** `format`: overrides the `Accept` header on every papers path. */

@@ -3,6 +3,7 @@ import { validate } from '@readme/openapi-parser';
 import { describe, expect, it } from 'vitest';
 import { makePaper } from '../../test/make-paper.js';
 import { API_ERRORS, errorDetail, type ApiErrorCode } from '../http/api-errors.js';
+import { EXTENSION_PARAMETERS } from '../filters/extension-params.js';
 import { createPapersHandler } from '../http/papers-handler.js';
 import { createMemorySource } from '../memory/memory-source.js';
 import { ORDER_FIELDS } from '../ordering/parse-ordering.js';
@@ -44,6 +45,9 @@ describe('createOpenApiDocument', () => {
     expect(paper.additionalProperties).toBe(false);
     const parameters = at(document, 'paths', '/papers/', 'get', 'parameters') as JsonObject[];
     expect(parameters.slice(0, LIST_QUERY_PARAMETERS.length).map((p) => p.name)).toEqual([...LIST_QUERY_PARAMETERS]);
+    expect(parameters.slice(LIST_QUERY_PARAMETERS.length, -1).map((p) => p.name)).toEqual([...EXTENSION_PARAMETERS]);
+    const without = at(createOpenApiDocument({ mount: '', extensions: false }), 'paths', '/papers/', 'get', 'parameters') as JsonObject[];
+    expect(without.map((p) => p.name)).not.toContain('year');
     expect(at(parameters[0], 'schema', 'maxLength')).toBe(MAX_QUERY_LENGTH);
     for (const field of ORDER_FIELDS) expect(parameters[1]!.description).toContain(`\`${field}\``);
     const responses = at(document, 'components', 'responses') as JsonObject;

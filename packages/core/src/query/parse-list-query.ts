@@ -3,6 +3,8 @@ import type { ApiErrorCode } from '../http/api-errors.js';
 import type { Ordering, PaperFilters, SearchTerm } from '../source.js';
 import { parseSearch } from '../text/parse-search.js';
 import { lastValue, type QueryPair } from './query-string.js';
+import { DEFAULT_VENUE_ALIASES } from '../filters/venue-key.js';
+import { readExtensionFilters, type ExtensionOptions, type FieldErrors } from '../filters/extension-params.js';
 
 /** Page sizes of a list endpoint. */
 export interface PageSizeOptions {
@@ -10,6 +12,11 @@ export interface PageSizeOptions {
   pageSize: number;
   /** Largest `items_per_page` honoured; larger values are capped. Default 500. */
   maxPageSize: number;
+  /**
+   * The extension parameters (`published_after`, `author`, `venue`…), or `false` when they are
+   * off (then unknown and ignored). Default: on, with the default venue aliases.
+   */
+  extensions?: ExtensionOptions | false;
 }
 
 /** A list request read from its query string: what to find, in what order, which page. */
@@ -38,24 +45,32 @@ export type ListQueryParameter = (typeof LIST_QUERY_PARAMETERS)[number];
 const INTEGER = /^\s*[+-]?\d+\s*$/;
 
 /**
- * Reads the parameters of a list request: `q`, `ordering`, `page`, `items_per_page` and the
- * filters `arxiv_id`, `title`, `abstract`. A repeated parameter: the last value wins; unknown
- * parameters are ignored. Refuses only what DESIGN.md refuses (oversized `q`, bad `page`).
+ * Reads the parameters of a list request: `q`, `ordering`, `page`, `items_per_page`, the
+ * filters `arxiv_id`, `title`, `abstract` and, unless `extensions` is off, the extension
+ * filters (`EXTENSION_PARAMETERS`). A repeated parameter: the last value wins; unknown
+ * parameters are ignored. Refuses only what DESIGN.md refuses (oversized `q`, bad `page`)
+ * and invalid extension values (`invalid-filter`, with the errors by parameter).
  *
  * @example parseListQuery([['q', 'bert'], ['page', '2']], { pageSize: 50, maxPageSize: 500 })
  */
 export function parseListQuery(
   pairs: readonly QueryPair[],
   sizes: PageSizeOptions,
-): { ok: true; request: ListRequest } | { ok: false; error: ApiErrorCode } {
+): { ok: true; request: ListRequest } | { ok: false; error: ApiErrorCode; fieldErrors?: FieldErrors } {
   const search = parseSearch(lastValue(pairs, 'q') ?? '');
   if (!search.ok) return { ok: false, error: search.error === 'too-long' ? 'query-too-long' : 'too-many-terms' };
   const page = parsePage(lastValue(pairs, 'page'));
   if (page === null) return { ok: false, error: 'invalid-page' };
+  const filters = parseFilters(pairs);
+  const extensions = sizes.extensions ?? { venueAliases: DEFAULT_VENUE_ALIASES };
+  if (extensions !== false) {
+    const read = readExtensionFilters(pairs, filters, extensions);
+    if (!read.ok) return { ok: false, error: 'invalid-filter', fieldErrors: read.errors };
+  }
   const request: ListRequest = {
     pairs,
     terms: search.terms,
-    filters: parseFilters(pairs),
+    filters,
     ordering: resolveOrdering(lastValue(pairs, 'ordering'), search.terms.length > 0),
     page,
     pageSize: parsePageSize(lastValue(pairs, 'items_per_page'), sizes),

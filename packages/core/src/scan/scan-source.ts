@@ -5,6 +5,7 @@ import { prefixWeightOf, termScore, termWeight } from '../search/relevance.js';
 import { termMatches, termOccurrences } from '../search/term-occurrences.js';
 import type { OrderKey, PaperPage, PaperQuery, PaperSource, SearchTerm } from '../source.js';
 import { buildCatalogue, type Catalogue } from './catalogue.js';
+import { hasExtensionFilters, matchesExtensionFilters } from '../filters/reference-filters.js';
 import { compareIndicesBy, orderPermutation } from './order-ranks.js';
 
 /** A {@link PaperSource} holding the whole catalogue in memory, whose catalogue can be swapped. */
@@ -92,13 +93,15 @@ class CatalogueState {
     const { papers, words, lowerTitles, lowerAbstracts } = this.catalogue;
     const title = filters.titleContains?.toLowerCase();
     const abstract = filters.abstractContains?.toLowerCase();
-    if (terms.length === 0 && filters.arxivId === undefined && title === undefined && abstract === undefined) return null;
+    const extensions = hasExtensionFilters(filters);
+    if (terms.length === 0 && filters.arxivId === undefined && title === undefined && abstract === undefined && !extensions) return null;
     const matched: number[] = [];
     for (let i = 0; i < papers.length; i++) {
       const paper = papers[i]!;
       if (filters.arxivId !== undefined && paper.arxiv_id !== filters.arxivId) continue;
       if (title !== undefined && !lowerTitles[i]!.includes(title)) continue;
       if (abstract !== undefined && !lowerAbstracts[i]!.includes(abstract)) continue;
+      if (extensions && !matchesExtensionFilters(paper, words[i]!.authors, filters)) continue;
       if (terms.every((term) => termMatches(termOccurrences(words[i]!, paper.arxiv_id, term)))) matched.push(i);
     }
     return matched;

@@ -22,7 +22,9 @@ export function assertContract(status: number, responseHeaders: Record<string, s
   if (responseHeaders['Content-Length'] !== String(body.byteLength)) throw new Error('wrong Content-Length');
   if (!responseHeaders['Content-Type']!.startsWith('application/json')) return;
   const json = JSON.parse(decoder.decode(body)) as Record<string, unknown>;
-  if (status >= 400 && (typeof json.detail !== 'string' || json.detail === '')) throw new Error('error without detail');
+  // A 400 for invalid filter values is django-filter's messages by parameter instead.
+  const fieldErrors = status === 400 && Object.keys(json).length > 0 && Object.values(json).every((v) => Array.isArray(v) && v.length > 0 && v.every((m) => typeof m === 'string'));
+  if (status >= 400 && !fieldErrors && (typeof json.detail !== 'string' || json.detail === '')) throw new Error('error without detail');
   if (status === 200 && 'count' in json && (!Array.isArray(json.results) || typeof json.count !== 'number')) {
     throw new Error('malformed list');
   }

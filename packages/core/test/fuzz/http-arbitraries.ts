@@ -1,12 +1,16 @@
 import fc from 'fast-check';
 
 /** Parameter names the API reads, plus look-alikes and junk, so fuzzing hits real code paths. */
-const PARAMETER_NAMES = ['q', 'ordering', 'page', 'items_per_page', 'arxiv_id', 'title', 'abstract', 'format', 'q[]', 'q[a]', 'page[]', ''];
+const PARAMETER_NAMES = [
+  'q', 'ordering', 'page', 'items_per_page', 'arxiv_id', 'title', 'abstract', 'format', 'q[]', 'q[a]', 'page[]', '',
+  'published_after', 'published_before', 'year', 'author', 'proceeding', 'venue',
+];
 
 const VALUE_SNIPPETS = [
   'last', '0', '-1', '1', '2', '99999999999999999999999', '1e3', 'NaN', 'title', '-published', 'id,-title',
   'json', 'html', 'xml', '"quoted phrase"', 'gpt-4', '1706.03762', 'hep-th/9307096', 'Schrödinger', '%', '%ZZ',
   '%E0%A4%A', '%FF', '%00', '%C0%80', '%ED%A0%80', '+', ',', '"', "'", '<script>', '\\', '\u0000',
+  '2020', '2016-2020', '2010-', '-2015', '2019-02-30', '2020-02', '|', 'a|b', 'acl-2020-7', 'NIPS',
 ];
 
 /** A percent-encoded (or deliberately broken) query-string component. */

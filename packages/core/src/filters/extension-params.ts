@@ -1,0 +1,120 @@
+import { lastValue, type QueryPair } from '../query/query-string.js';
+import type { PaperFilters } from '../source.js';
+import { MAX_QUERY_LENGTH } from '../text/parse-search.js';
+import { textWords } from '../text/words.js';
+import { dayBound, intersectRanges, yearRange, type DayRange } from './date-range.js';
+import { venueKeysFor } from './venue-key.js';
+
+/**
+ * The list parameters beyond the original API (issue 19), in the order their errors are
+ * written. Each is read only when the handler's `extensions` option is on; otherwise they are
+ * unknown parameters, ignored as before.
+ */
+export const EXTENSION_PARAMETERS = ['published_after', 'published_before', 'year', 'author', 'proceeding', 'venue'] as const;
+
+/** A parameter of {@link EXTENSION_PARAMETERS}. */
+export type ExtensionParameter = (typeof EXTENSION_PARAMETERS)[number];
+
+/** Most `|` alternatives of `author`. */
+export const MAX_AUTHOR_ALTERNATIVES = 32;
+/** Most words in one `author` alternative. */
+export const MAX_AUTHOR_WORDS = 32;
+/** Most `|` values of `proceeding` or `venue`. */
+export const MAX_VENUE_VALUES = 100;
+
+/** Errors by parameter, in django-filter's shape: `{"published_after": ["Enter a valid date."]}`. */
+export type FieldErrors = Partial<Record<ExtensionParameter, string[]>>;
+
+/** What the extension parameters read need besides the query. */
+export interface ExtensionOptions {
+  /** Venue aliases (`nips` → `neurips`), keys and values lower-case. */
+  venueAliases: Readonly<Record<string, string>>;
+}
+
+const INVALID_DATE = 'Enter a valid date.';
+const INVALID_YEAR = 'Enter a valid year or range of years: 2020, 2016-2020, 2010- or -2015.';
+const INVALID_AUTHOR = 'Enter words of an author name, alternatives separated by |.';
+const tooLong = `Ensure this value has at most ${MAX_QUERY_LENGTH} characters.`;
+
+/**
+ * Reads the extension parameters into filters (added to `filters`), or the errors of the
+ * invalid ones. Empty values filter nothing, as with django-filter; a repeated parameter:
+ * the last value wins.
+ *
+ * @example
+ * readExtensionFilters([['year', '2016-2020'], ['venue', 'NIPS']], {}, { venueAliases: { nips: 'neurips' } })
+ * // { ok: true } and filters { published: { from: '2016-01-01', to: '2020-12-31' }, venues: ['neurips', 'nips'] }
+ */
+export function readExtensionFilters(
+  pairs: readonly QueryPair[],
+  filters: PaperFilters,
+  options: ExtensionOptions,
+): { ok: true } | { ok: false; errors: FieldErrors } {
+  const errors: FieldErrors = {};
+  const value = (name: ExtensionParameter) => {
+    const raw = lastValue(pairs, name);
+    return raw === undefined || raw.trim() === '' ? undefined : raw;
+  };
+
+  const ranges: DayRange[] = [];
+  const after = value('published_after');
+  if (after !== undefined) {
+    const from = dayBound(after, 'first');
+    if (from === null) errors.published_after = [INVALID_DATE];
+    else ranges.push({ from });
+  }
+  const before = value('published_before');
+  if (before !== undefined) {
+    const to = dayBound(before, 'last');
+    if (to === null) errors.published_before = [INVALID_DATE];
+    else ranges.push({ to });
+  }
+  const year = value('year');
+  if (year !== undefined) {
+    const range = yearRange(year);
+    if (range === null) errors.year = [INVALID_YEAR];
+    else ranges.push(range);
+  }
+  if (ranges.length > 0) {
+    filters.published = intersectRanges(ranges);
+  }
+
+  const author = value('author');
+  if (author !== undefined) {
+    const read = readAuthors(author);
+    if (typeof read === 'string') errors.author = [read];
+    else if (read.length > 0) filters.authors = read;
+  }
+  const proceeding = value('proceeding');
+  if (proceeding !== undefined) {
+    const values = alternatives(proceeding, false);
+    if (values.length > MAX_VENUE_VALUES) errors.proceeding = [`Ensure this value has at most ${MAX_VENUE_VALUES} alternatives.`];
+    else if (values.length > 0) filters.proceedings = [...new Set(values)].sort();
+  }
+  const venue = value('venue');
+  if (venue !== undefined) {
+    const values = alternatives(venue, true);
+    if (values.length > MAX_VENUE_VALUES) errors.venue = [`Ensure this value has at most ${MAX_VENUE_VALUES} alternatives.`];
+    else if (values.length > 0) filters.venues = [...new Set(values.flatMap((v) => venueKeysFor(v, options.venueAliases)))].sort();
+  }
+  return Object.keys(errors).length === 0 ? { ok: true } : { ok: false, errors };
+}
+
+/** The `|` alternatives of a value, empty ones dropped (trimmed when `trim`). */
+function alternatives(value: string, trim: boolean): string[] {
+  return value.split('|').filter((v) => v.trim() !== '').map((v) => (trim ? v.trim() : v));
+}
+
+/** `author`: its alternatives as folded words, or the error message. */
+function readAuthors(value: string): string[][] | string {
+  if ([...value].length > MAX_QUERY_LENGTH) return tooLong;
+  const read: string[][] = [];
+  for (const alternative of alternatives(value, true)) {
+    const words = textWords(alternative);
+    if (words.length === 0) return INVALID_AUTHOR;
+    if (words.length > MAX_AUTHOR_WORDS) return `Ensure each author has at most ${MAX_AUTHOR_WORDS} words.`;
+    read.push(words);
+  }
+  if (read.length > MAX_AUTHOR_ALTERNATIVES) return `Ensure this value has at most ${MAX_AUTHOR_ALTERNATIVES} alternatives.`;
+  return read;
+}

@@ -1,0 +1,26 @@
+import type { Paper } from '../paper.js';
+import type { PaperFilters } from '../source.js';
+import { authorsMatch } from './author-match.js';
+import { publishedInRange } from './date-range.js';
+import { venueKey } from './venue-key.js';
+
+/** Whether a query's filters include any of the extension filters. */
+export function hasExtensionFilters(filters: PaperFilters): boolean {
+  return filters.published !== undefined || filters.authors !== undefined || filters.proceedings !== undefined || filters.venues !== undefined;
+}
+
+/**
+ * The reference meaning of the extension filters on one paper (`authorWords`: its author
+ * names as folded words), which every source must reproduce.
+ */
+export function matchesExtensionFilters(paper: Paper, authorWords: readonly (readonly string[])[], filters: PaperFilters): boolean {
+  const { published, authors, proceedings, venues } = filters;
+  if (published !== undefined && !publishedInRange(paper.published, published.from, published.to)) return false;
+  if (proceedings !== undefined && (paper.proceeding === null || !proceedings.includes(paper.proceeding))) return false;
+  if (venues !== undefined) {
+    const key = venueKey(paper.proceeding);
+    if (key === null || !venues.includes(key)) return false;
+  }
+  if (authors !== undefined && !authorsMatch(authorWords, authors)) return false;
+  return true;
+}

@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { makePaper } from '../../test/make-paper.js';
+import { createMemorySource } from '../memory/memory-source.js';
+import { createPapersHandler } from './papers-handler.js';
+import { PaperlistOptionsError, type PapersHandlerOptions } from './handler-options.js';
+
+const papers = [
+  makePaper({ id: 'a', title: 'Alpha', published: '2018-03-01', authors: ['Graham Neubig'], proceeding: 'acl-2018-7' }),
+  makePaper({ id: 'b', title: 'Beta', published: '2020-01-01', authors: ['Chris Dyer', 'Graham Neubig'], proceeding: 'NIPS 2020 12' }),
+  makePaper({ id: 'c', title: 'Gamma', published: null, authors: ['Ada Lovelace'], proceeding: null }),
+  makePaper({ id: 'd', title: 'Delta', published: '2016-07-04', authors: [], proceeding: 'NeurIPS 2016 12' }),
+];
+const text = (body: Uint8Array | null) => (body === null ? '' : new TextDecoder().decode(body));
+
+function handler(options: Partial<PapersHandlerOptions> = {}) {
+  const handle = createPapersHandler({ source: createMemorySource(papers, { version: 'v1' }), pageSize: 1, allowedHosts: ['h'], ...options });
+  return async (url: string, headers: Record<string, string> = {}) => {
+    const response = (await handle({ method: 'GET', url, headers: { host: 'h', ...headers }, basePath: '/api', origin: 'http://h' }))!;
+    return { status: response.status, headers: response.headers, body: text(response.body) };
+  };
+}
+
+const ids = (body: string) => (JSON.parse(body) as { results: { id: string }[] }).results.map((p) => p.id);
+const count = (body: string) => (JSON.parse(body) as { count: number }).count;
+
+describe('the extension parameters over HTTP', () => {
+  const call = handler();
+
+  it.each([
+    ['year=2018-2020&ordering=id', 2, ['a']],
+    ['published_after=2019&ordering=id', 1, ['b']],
+    ['published_before=2016-07&ordering=id', 1, ['d']],
+    ['author=neubig&ordering=-published', 2, ['b']],
+    ['author=graham+neubig|lovelace&ordering=id', 3, ['a']],
+    ['venue=neurips&ordering=id', 2, ['b']],
+    ['venue=NIPS&ordering=-id', 2, ['d']],
+    ['proceeding=acl-2018-7|NIPS+2020+12&ordering=-id', 2, ['b']],
+    ['q=alpha&year=2018', 1, ['a']],
+  ])('GET ?%s', async (query, expectedCount, expectedIds) => {
+    const response = await call(`/api/papers/?${query}`);
+    expect(response.status).toBe(200);
+    expect(count(response.body)).toBe(expectedCount);
+    expect(ids(response.body)).toEqual(expectedIds);
+  });
+
+  it.each([
+    ['published_after=2020-02-30', '{"published_after":["Enter a valid date."]}'],
+    ['published_before=x&year=20', '{"published_before":["Enter a valid date."],"year":["Enter a valid year or range of years: 2020, 2016-2020, 2010- or -2015."]}'],
+    ['year=2020-13&published_after=1', '{"published_after":["Enter a valid date."],"year":["Enter a valid year or range of years: 2020, 2016-2020, 2010- or -2015."]}'],
+    ['author=%21%21', '{"author":["Enter words of an author name, alternatives separated by |."]}'],
+  ])('answers 400 in django-filter\'s shape for ?%s', async (query, body) => {
+    const response = await call(`/api/papers/?${query}`);
+    expect(response.status).toBe(400);
+    expect(response.body).toBe(body);
+    expect(response.headers).toMatchObject({ 'Content-Type': 'application/json', Allow: 'GET, HEAD, OPTIONS', Vary: 'Accept' });
+  });
+
+  it('shows the same errors as an HTML page to a browser', async () => {
+    const response = await call('/api/papers/?year=soon', { accept: 'text/html' });
+    expect(response.status).toBe(400);
+    expect(response.headers['Content-Type']).toContain('text/html');
+    expect(response.body).toContain('year: Enter a valid year or range of years');
+  });
+
+  it('carries the new parameters in next and previous, keys sorted', async () => {
+    const first = JSON.parse((await call('/api/papers/?year=2016-&venue=neurips&proceeding=NIPS+2020+12|NeurIPS+2016+12')).body) as { next: string; count: number };
+    expect(first.count).toBe(2);
+    expect(first.next).toBe('http://h/api/papers/?page=2&proceeding=NIPS+2020+12%7CNeurIPS+2016+12&venue=neurips&year=2016-');
+    const second = JSON.parse((await call('/api/papers/?page=2&proceeding=NIPS+2020+12%7CNeurIPS+2016+12&venue=neurips&year=2016-')).body) as { next: null; previous: string };
+    expect(second.next).toBeNull();
+    expect(second.previous).toBe('http://h/api/papers/?proceeding=NIPS+2020+12%7CNeurIPS+2016+12&venue=neurips&year=2016-');
+  });
+
+  it('answers a request without them with exactly the bytes and ETag of a handler without extensions', async () => {
+    const off = handler({ extensions: false });
+    for (const url of ['/api/papers/', '/api/papers/?q=alpha', '/api/papers/?ordering=-published&page=2', '/api/papers/?unknown=1&year_x=2']) {
+      const [on, without] = await Promise.all([call(url), off(url)]);
+      expect(on).toEqual(without);
+      expect(on.headers.ETag).toBeDefined();
+    }
+  });
+
+  it('with extensions: false, the new parameters are unknown and ignored (kept in links)', async () => {
+    const off = handler({ extensions: false });
+    const response = await off('/api/papers/?year=bad&author=zzz&venue=none');
+    expect(response.status).toBe(200);
+    expect(count(response.body)).toBe(4);
+    expect((JSON.parse(response.body) as { next: string }).next).toBe('http://h/api/papers/?author=zzz&page=2&venue=none&year=bad');
+  });
+
+  it('takes a venue alias map, replacing the default', async () => {
+    const custom = handler({ venueAliases: { ' NeurIPS ': 'NIPS' } });
+    expect(count((await custom('/api/papers/?venue=neurips')).body)).toBe(2);
+    expect(count((await custom('/api/papers/?venue=nips')).body)).toBe(2);
+    const none = handler({ venueAliases: {} });
+    expect(count((await none('/api/papers/?venue=nips')).body)).toBe(1);
+  });
+
+  it.each<[Partial<PapersHandlerOptions>, string]>([
+    [{ extensions: 'yes' as unknown as boolean }, 'extensions'],
+    [{ venueAliases: ['nips'] as unknown as Record<string, string> }, 'venueAliases'],
+    [{ venueAliases: { nips: '' } }, 'venueAliases'],
+    [{ venueAliases: { '': 'neurips' } }, 'venueAliases'],
+  ])('refuses bad options %j', (options, code) => {
+    expect(() => handler(options)).toThrow(PaperlistOptionsError);
+    try {
+      handler(options);
+    } catch (error) {
+      expect((error as PaperlistOptionsError).code).toBe(code);
+    }
+  });
+});

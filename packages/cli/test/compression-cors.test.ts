@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { negotiateEncoding, variantEtag, withoutVariantSuffixes } from '../src/server/compression.js';
+import { ifNoneMatchForVariant, negotiateEncoding, variantEtag } from '../src/server/compression.js';
 import { killLeftovers, servedUrl, startCli, type CliProcess } from './helpers.js';
 
 /** A raw GET (no automatic decompression), answering status, headers and body bytes. */
@@ -37,7 +37,15 @@ describe('negotiateEncoding', () => {
   it('names and strips the coded variants of an ETag', () => {
     expect(variantEtag('"abc"', 'gzip')).toBe('"abc-gzip"');
     expect(variantEtag('W/"abc"', 'br')).toBe('W/"abc-br"');
-    expect(withoutVariantSuffixes('"abc-gzip", W/"def-br", "ghi"')).toBe('"abc", W/"def", "ghi"');
+  });
+
+  it("gives the handler only the tags of the variant the request will get", () => {
+    const header = '"abc-gzip", W/"def-br", "ghi"';
+    expect(ifNoneMatchForVariant(header, 'gzip')).toBe('"abc"');
+    expect(ifNoneMatchForVariant(header, 'br')).toBe('W/"def"');
+    expect(ifNoneMatchForVariant(header, null)).toBe('"ghi"');
+    expect(ifNoneMatchForVariant('"abc-gzip"', 'br')).toBeUndefined();
+    expect(ifNoneMatchForVariant(' * ', 'gzip')).toBe(' * ');
   });
 });
 
@@ -71,6 +79,13 @@ describe('paperlist serve: compression and CORS', () => {
     }
     // The plain tag still matches a plain request.
     expect((await get(url, { 'If-None-Match': etag })).status).toBe(304);
+    // A tag confirms only the variant it names: a client holding gzip that now takes br, or
+    // nothing coded, gets the body it asked for rather than a 304 for a body it cannot use.
+    const gzipTag = variantEtag(etag, 'gzip');
+    const other = await get(url, { 'Accept-Encoding': 'br', 'If-None-Match': gzipTag });
+    expect([other.status, other.headers['content-encoding']]).toEqual([200, 'br']);
+    expect((await get(url, { 'If-None-Match': gzipTag })).status).toBe(200);
+    expect((await get(url, { 'Accept-Encoding': 'gzip', 'If-None-Match': etag })).status).toBe(200);
   });
 
   it('compresses the HTML view too', async () => {

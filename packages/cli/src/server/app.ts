@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { PaperSource, PapersRequest } from '@paperlist/core';
-import { createRequestListener, type TrustProxy } from '@paperlist/core/node';
-import { compressAnswer, withoutVariantSuffixes } from './compression.js';
+import { createRequestListener, writeResponse, type TrustProxy } from '@paperlist/core/node';
+import { compressAnswer, ifNoneMatchForVariant, negotiateEncoding } from './compression.js';
 import { Cors } from './cors.js';
-import type { ServerMetrics } from './metrics.js';
+import { unavailableReason, type ServerMetrics } from './metrics.js';
 
 /** What the app shows on `/healthz` and whether it serves papers yet. */
 export interface ServerState {
@@ -79,6 +79,7 @@ export function createApp(options: AppOptions): RequestListener {
     ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
     onError: (error: unknown, request: PapersRequest) => options.onError(error, `${request.method} ${request.url}`),
     transformResponse: async (answer, req) => {
+      if (answer.status === 503) options.metrics?.refused(unavailableReason(answer.body));
       if (answer.status === 400 && options.onRejectedHost !== undefined && startsWith(answer.body, INVALID_HOST)) {
         options.onRejectedHost(req.headers['x-forwarded-host']?.toString() ?? req.headers.host ?? '');
       }
@@ -99,10 +100,16 @@ export function createApp(options: AppOptions): RequestListener {
       }
       // The coded variants' ETags name the handler's own tag with a suffix.
       const ifNoneMatch = req.headers['if-none-match'];
-      if (compression && ifNoneMatch !== undefined) req.headers['if-none-match'] = withoutVariantSuffixes(ifNoneMatch);
+      if (compression && ifNoneMatch !== undefined) {
+        const forHandler = ifNoneMatchForVariant(ifNoneMatch, negotiateEncoding(req.headers['accept-encoding']));
+        if (forHandler === undefined) delete req.headers['if-none-match'];
+        else req.headers['if-none-match'] = forHandler;
+      }
       const path = pathOf(req.url ?? '/');
       if (path === '/metrics' && options.metrics !== undefined) {
-        void options.metrics.serve(res).catch((error: unknown) => {
+        // Scrapers ask for gzip: the text of every histogram series is tens of kilobytes.
+        const scrape = options.metrics.scrape().then((answer) => (compression ? compressAnswer(answer, req) : answer));
+        void scrape.then((answer) => writeResponse(res, answer)).catch((error: unknown) => {
           options.onError(error, 'GET /metrics');
           if (!res.headersSent) sendJson(res, 500, { detail: 'Internal server error.' });
         });
@@ -119,6 +126,7 @@ export function createApp(options: AppOptions): RequestListener {
       }
       const inApi = mount === '' || path === mount || path.startsWith(apiPrefix);
       if (inApi && state.phase === 'loading') {
+        options.metrics?.refused('loading');
         res.setHeader('Retry-After', '5');
         return sendJson(res, 503, { detail: 'The catalogue is loading; try again shortly.' });
       }

@@ -43,9 +43,25 @@ export function variantEtag(etag: string, encoding: Encoding): string {
   return etag.endsWith('"') ? `${etag.slice(0, -1)}-${encoding}"` : `${etag}-${encoding}`;
 }
 
-/** `If-None-Match` with the coded variants' suffixes removed, so the handler compares its own tags. */
-export function withoutVariantSuffixes(ifNoneMatch: string): string {
-  return ifNoneMatch.replace(/-(gzip|br)"/g, '"');
+/**
+ * `If-None-Match` as the handler must see it for a request that will get the `encoding` variant:
+ * that variant's tags lose their suffix, so the handler compares its own tags; tags of the other
+ * variants are dropped, since a 304 would confirm a body in a coding the client did not ask for
+ * this time. `undefined` when no tag is left.
+ */
+export function ifNoneMatchForVariant(ifNoneMatch: string, encoding: Encoding | null): string | undefined {
+  if (ifNoneMatch.trim() === '*') return ifNoneMatch;
+  const kept: string[] = [];
+  for (const raw of ifNoneMatch.split(',')) {
+    const tag = raw.trim();
+    const coded = /-(gzip|br)"$/.exec(tag);
+    if (coded === null) {
+      if (encoding === null && tag !== '') kept.push(tag);
+    } else if (coded[1] === encoding) {
+      kept.push(`${tag.slice(0, coded.index)}"`);
+    }
+  }
+  return kept.length === 0 ? undefined : kept.join(', ');
 }
 
 /**

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { PapersResponse } from '@paperlist/core';
 
 /** Response headers a browser script may read. */
-const EXPOSED = 'ETag, Retry-After, Content-Encoding';
+const EXPOSED = 'ETag, Retry-After, Content-Encoding, X-Request-Id';
 /** How long a browser may keep a preflight's answer (seconds). */
 const PREFLIGHT_MAX_AGE = '600';
 

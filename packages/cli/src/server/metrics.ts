@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { API_ERRORS, type PapersResponse } from '@paperlist/core';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** What the metrics read from the server when scraped. */
@@ -23,6 +24,7 @@ export class ServerMetrics {
   readonly registry = new Registry();
   private readonly requests: Counter<'route' | 'method' | 'status'>;
   private readonly latency: Histogram<'route' | 'method' | 'status'>;
+  private readonly unavailable: Counter<'reason'>;
 
   constructor(sources: MetricsSources, private readonly mount: string) {
     const registers = [this.registry];
@@ -35,6 +37,14 @@ export class ServerMetrics {
       buckets: BUCKETS,
       registers,
     });
+    this.unavailable = new Counter({
+      name: 'paperlist_http_unavailable_total',
+      help: 'API requests answered 503, by reason: loading, source-busy (queue full), query-budget, source-timeout, source-unavailable.',
+      labelNames: ['reason'],
+      registers,
+    });
+    // Present from the first scrape, so that rate() and alerts see a 0 before the first refusal.
+    for (const reason of UNAVAILABLE_REASONS) this.unavailable.inc({ reason }, 0);
     new Gauge({
       name: 'paperlist_catalogue_papers',
       help: 'Papers in the catalogue being served.',
@@ -80,13 +90,15 @@ export class ServerMetrics {
     this.latency.observe(labels, seconds);
   }
 
-  /** Answers a scrape of `/metrics`. */
-  async serve(res: ServerResponse): Promise<void> {
-    const text = await this.registry.metrics();
-    res.statusCode = 200;
-    res.setHeader('Content-Type', this.registry.contentType);
-    res.setHeader('Content-Length', Buffer.byteLength(text));
-    res.end(text);
+  /** Counts an API answer of 503 by its reason: `loading`, or the code of the core's error. */
+  refused(reason: UnavailableReason): void {
+    this.unavailable.inc({ reason });
+  }
+
+  /** The answer to a scrape of `/metrics` (the exposition text, uncompressed). */
+  async scrape(): Promise<PapersResponse> {
+    const body = new TextEncoder().encode(await this.registry.metrics());
+    return { status: 200, headers: { 'Content-Type': this.registry.contentType, 'Content-Length': String(body.byteLength) }, body };
   }
 
   /** A bounded label for a request path (never the path itself: ids would make a series each). */
@@ -109,4 +121,27 @@ const METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'DELETE', 'PAT
 function methodLabel(method: string | undefined): string {
   const upper = (method ?? 'GET').toUpperCase();
   return METHODS.has(upper) ? upper : 'other';
+}
+
+/** Why the API answered 503: the catalogue still loading, or the core's error code. */
+export type UnavailableReason = 'loading' | 'source-unavailable' | 'source-timeout' | 'query-budget' | 'source-busy';
+
+const UNAVAILABLE_REASONS: readonly UnavailableReason[] = ['loading', 'source-unavailable', 'source-timeout', 'query-budget', 'source-busy'];
+
+/** The core's 503 codes by their `detail`, which is all an answer carries of its cause. */
+const REASON_BY_DETAIL = new Map<string, UnavailableReason>(
+  Object.entries(API_ERRORS)
+    .filter(([, error]) => error.status === 503)
+    .map(([code, error]) => [error.detail, code as UnavailableReason]),
+);
+
+/** The reason of a 503 answer of the core, from its JSON body (`source-unavailable` when it cannot tell, e.g. for HEAD). */
+export function unavailableReason(body: Uint8Array | null): UnavailableReason {
+  if (body === null) return 'source-unavailable';
+  try {
+    const detail = (JSON.parse(new TextDecoder().decode(body)) as { detail?: unknown }).detail;
+    return (typeof detail === 'string' ? REASON_BY_DETAIL.get(detail) : undefined) ?? 'source-unavailable';
+  } catch {
+    return 'source-unavailable';
+  }
 }

@@ -362,7 +362,8 @@ export function definePaperSourceSuite(target: SourceSuiteTarget): void {
         if (exact) await same(parts.join('&'), Math.floor(random() * 3) * 20, 20);
         else await same(parts.join('&'), 0, 5000, false);
       }
-    });
+      // Seconds alone; over 30 s on PGlite when several full suites share two cores.
+    }, 180_000);
   });
 }
 

@@ -2,53 +2,140 @@ import { readFileSync } from 'node:fs';
 
 /** How often the launcher chain is checked. */
 const CHECK_MS = 500;
+/** A tick this late means this process was stopped (Ctrl-Z) or blocked: its readings are stale. */
+const LATE_MS = CHECK_MS * 3;
+/** Shell wake-ups this soon after this process was continued come from the same Ctrl-Z and `fg`. */
+const AFTER_CONTINUE_MS = 2_000;
+/** The shells that package managers run scripts with. */
+const SHELLS = new Set(['sh', 'dash', 'bash', 'ash', 'zsh', 'busybox']);
+
+/** What {@link watchLauncher} reports. */
+export interface LauncherEvents {
+  /** A process that launched this one exited (SIGTERM to `npx`: its shell dies and pnpm is orphaned). */
+  onGone(pid: number): void;
+  /**
+   * A launcher's shell received a signal it holds until its child exits (SIGINT to `npx`: npm forwards
+   * it to `sh -c pnpm …`, which waits for pnpm to end, and pnpm is never told).
+   */
+  onInterrupted(pid: number): void;
+}
+
+interface Ancestor {
+  pid: number;
+  parent: number;
+  /** For a shell: how often it has woken up (`voluntary_ctxt_switches`); `undefined` for others. */
+  wakeups: number | undefined;
+}
 
 /**
- * Calls `onGone` once when a process that launched this one exits.
+ * Calls `onGone` or `onInterrupted`, once, when a process that launched this one exits or is
+ * signalled to stop.
  *
- * `npx pnpm start` runs paperlist four processes down (npm exec → sh → pnpm → sh → pnpm → sh →
- * node). A SIGTERM sent to the `npx` process ends it and its shell, but the pnpm below is only
- * orphaned and never told, so the server would run on with nobody to stop it. Under a package
- * manager, the server therefore watches its ancestors and stops gracefully, as on SIGTERM, when
- * one of them is gone. Linux only (it reads `/proc`); elsewhere, and when not started by a
- * package manager, it does nothing. Returns a function that stops watching.
+ * `npx pnpm start` runs paperlist several processes down (npm exec → sh → pnpm → sh → pnpm → sh →
+ * node), and a signal sent to the `npx` PID alone never reaches the server:
+ * - SIGTERM: npm forwards it to its shell, which dies; the pnpm below is only orphaned. The server
+ *   sees an ancestor's parent change.
+ * - SIGINT: npm forwards it to its shell, which (like every POSIX shell waiting on a foreground
+ *   child) holds it until the child exits, which it never does. Nothing in the tree changes; the
+ *   only trace is that the shell woke up. A shell waiting on its child wakes for nothing else but
+ *   the child stopping, continuing or exiting, and a stop (Ctrl-Z) stops this process too: so a
+ *   wake-up while this process kept running, with the shell's child still there, is a signal.
+ *
+ * Under a package manager the server therefore watches its ancestors and stops gracefully when one
+ * of them is gone or a shell among them was signalled. Linux only (it reads `/proc`); elsewhere,
+ * and when not started by a package manager, it does nothing. Returns a function that stops watching.
  */
-export function watchLauncher(onGone: (pid: number) => void, env: NodeJS.ProcessEnv = process.env): () => void {
+export function watchLauncher(events: LauncherEvents, env: NodeJS.ProcessEnv = process.env): () => void {
   if (env['npm_lifecycle_event'] === undefined || process.platform !== 'linux') return () => {};
   const chain = ancestors(process.pid);
   if (chain.length === 0) return () => {};
+
+  let lastTick = Date.now();
+  let continuedAt = 0;
+  const onContinue = () => {
+    continuedAt = Date.now();
+  };
+  process.on('SIGCONT', onContinue);
+  const stop = () => {
+    clearInterval(timer);
+    process.off('SIGCONT', onContinue);
+  };
+  const rebaseline = () => {
+    for (const ancestor of chain) if (ancestor.wakeups !== undefined) ancestor.wakeups = wakeupsOf(ancestor.pid) ?? ancestor.wakeups;
+  };
+
   const timer = setInterval(() => {
+    const now = Date.now();
+    const stale = now - lastTick > LATE_MS || now - continuedAt < AFTER_CONTINUE_MS;
+    lastTick = now;
     for (const { pid, parent } of chain) {
       if (parentOf(pid) !== parent) {
-        clearInterval(timer);
-        onGone(pid);
+        stop();
+        events.onGone(pid);
         return;
       }
     }
+    if (stale) {
+      rebaseline();
+      return;
+    }
+    for (const ancestor of chain) {
+      if (ancestor.wakeups === undefined) continue;
+      const wakeups = wakeupsOf(ancestor.pid);
+      if (wakeups === undefined || wakeups === ancestor.wakeups) continue;
+      if (stateOf(ancestor.pid) === 'T') {
+        // Stopped on its own (kill -STOP to the shell alone): not a request to end.
+        ancestor.wakeups = wakeups;
+        continue;
+      }
+      stop();
+      events.onInterrupted(ancestor.pid);
+      return;
+    }
   }, CHECK_MS);
   timer.unref();
-  return () => clearInterval(timer);
+  return stop;
 }
 
-/** The ancestors of `pid` below init, each with its parent, nearest first. */
-function ancestors(pid: number): { pid: number; parent: number }[] {
-  const chain: { pid: number; parent: number }[] = [];
+/** The ancestors of `pid` below init, nearest first. */
+function ancestors(pid: number): Ancestor[] {
+  const chain: Ancestor[] = [];
   for (let at = parentOf(pid); at !== undefined && at > 1 && chain.length < 32; ) {
-    const parent = parentOf(at);
-    if (parent === undefined) break;
-    chain.push({ pid: at, parent });
-    at = parent;
+    const stat = statOf(at);
+    if (stat === undefined) break;
+    chain.push({ pid: at, parent: stat.parent, wakeups: SHELLS.has(stat.command) ? wakeupsOf(at) : undefined });
+    at = stat.parent;
   }
   return chain;
 }
 
-/** The parent of `pid` from `/proc/<pid>/stat`, or `undefined` when it no longer exists. */
+/** The parent of `pid`, or `undefined` when it no longer exists. */
 function parentOf(pid: number): number | undefined {
+  return statOf(pid)?.parent;
+}
+
+/** The state letter of `pid` (`S`, `R`, `T` for stopped, …). */
+function stateOf(pid: number): string | undefined {
+  return statOf(pid)?.state;
+}
+
+/** Fields of `/proc/<pid>/stat`: "pid (command) state ppid …"; the command may hold spaces and parentheses. */
+function statOf(pid: number): { command: string; state: string; parent: number } | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // "pid (command) state ppid …": the command may hold spaces and parentheses.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(fields[1]);
+    const close = stat.lastIndexOf(')');
+    const fields = stat.slice(close + 2).split(' ');
+    return { command: stat.slice(stat.indexOf('(') + 1, close), state: fields[0] ?? '', parent: Number(fields[1]) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** How many times `pid` has gone to sleep and woken since it started. */
+function wakeupsOf(pid: number): number | undefined {
+  try {
+    const match = /^voluntary_ctxt_switches:\s*(\d+)$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) : undefined;
   } catch {
     return undefined;
   }

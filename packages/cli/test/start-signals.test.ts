@@ -62,6 +62,31 @@ describe("the README's start command", () => {
     await expect(fetch(url)).rejects.toThrow();
   });
 
+  it('stops the server gracefully on SIGINT sent to its PID (npx) alone', { timeout: 120_000 }, async () => {
+    const run = startReadmeCommand();
+    const url = await served(run);
+    // npm forwards SIGINT to its shell, which holds it while pnpm runs: only the server can act on it.
+    run.child.kill('SIGINT');
+    await run.waitFor(/the shell that started paperlist \(pid \d+\) was signalled to stop/, 30_000);
+    await run.waitFor(/stopped/, 30_000);
+    await expect(fetch(url)).rejects.toThrow();
+  });
+
+  it('keeps serving after the whole command is stopped and continued (Ctrl-Z, fg)', { timeout: 120_000 }, async () => {
+    const run = startReadmeCommand({ detached: true });
+    const url = await served(run);
+    // SIGSTOP, not SIGTSTP: the kernel ignores SIGTSTP in a process group with no terminal.
+    process.kill(-run.child.pid!, 'SIGSTOP');
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    process.kill(-run.child.pid!, 'SIGCONT');
+    // Several of the watcher's checks pass; the shells woke up, but from the stop, not a signal.
+    await new Promise((resolve) => setTimeout(resolve, 4_000));
+    expect((await fetch(url)).status).toBe(200);
+    expect(run.output()).not.toMatch(/was signalled to stop|has exited|shutting down/);
+    run.child.kill('SIGTERM');
+    await run.waitFor(/stopped/, 30_000);
+  });
+
   it('stops the server gracefully on Ctrl-C (SIGINT to its process group, as a terminal sends it)', { timeout: 120_000 }, async () => {
     const run = startReadmeCommand({ detached: true });
     const url = await served(run);

@@ -324,9 +324,16 @@ class ServeProcess {
     process.on('SIGTERM', onStop);
     process.on('SIGINT', onStop);
     process.on('SIGHUP', onHangup);
-    const stopWatching = watchLauncher((pid) => {
-      log.info(`the process that started paperlist (pid ${pid}) has exited`);
-      onStop('SIGTERM');
+    // Not through onStop: a launcher's signal must not count as a second Ctrl-C.
+    const stopWatching = watchLauncher({
+      onGone: (pid) => {
+        log.info(`the process that started paperlist (pid ${pid}) has exited`);
+        this.requestStop('SIGTERM');
+      },
+      onInterrupted: (pid) => {
+        log.info(`the shell that started paperlist (pid ${pid}) was signalled to stop`);
+        this.requestStop('SIGINT');
+      },
     });
     return () => {
       stopWatching();

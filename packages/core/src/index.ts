@@ -59,6 +59,7 @@ export { CONTRACT_HEADERS } from './http/respond.js';
 export { createMemorySource, DEFAULT_BUDGET_MS, type MemorySource, type MemorySourceOptions } from './memory/memory-source.js';
 export { createScanSource, type ScanSourceOptions } from './scan/scan-source.js';
 export { QueryBudgetError, SourceOverloadedError } from './source-errors.js';
+export { isWritableSource, InvalidChangeError, type PaperChange, type WriteResult, type WritableSource } from './writes/paper-changes.js';
 
 export { PaperSchema, validatePaper, isCalendarDate, type PaperValidation } from './paper-schema.js';
 

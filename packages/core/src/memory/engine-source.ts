@@ -5,6 +5,9 @@ import type { MemorySource } from '../scan/scan-source.js';
 import type { PaperPage, PaperQuery, SourceCallOptions } from '../source.js';
 import { buildIndex } from './build-index.js';
 import type { QueryRunner } from './query-runner.js';
+import { CatalogueWriter } from './catalogue-writer.js';
+import { checkChanges, deletes, upserts } from '../writes/check-changes.js';
+import type { PaperChange, WriteResult } from '../writes/paper-changes.js';
 
 /**
  * The memory source over an index and a query runner, with nothing of Node in it: the edge
@@ -16,6 +19,30 @@ export class EngineSource implements MemorySource {
   protected fixedVersion: string;
   /** Bumped by every replacement; a replacement that finishes after a newer one started is dropped. */
   protected generation = 0;
+  private readonly writer = new CatalogueWriter({
+    current: () => this.index,
+    build: (papers) => this.buildForWrite(papers),
+    install: (index, base) => {
+      // A replacement that started after the write's base was read wins over the write.
+      if (this.index !== base || this.replacing > 0) return false;
+      this.swap(index, ++this.generation);
+      return true;
+    },
+    settled: () => (this.replacing === 0 ? Promise.resolve() : new Promise<void>((resolve) => this.whenSettled.push(resolve))),
+  });
+  /** Replacements (`replaceFrom`, `restore`) under way: a write finishing meanwhile is applied again after them. */
+  private replacing = 0;
+  private whenSettled: (() => void)[] = [];
+
+  /** Runs a replacement of the whole catalogue, so that writes finishing meanwhile wait for it. */
+  protected async replacement<T>(run: () => Promise<T>): Promise<T> {
+    this.replacing++;
+    try {
+      return await run();
+    } finally {
+      if (--this.replacing === 0) for (const resolve of this.whenSettled.splice(0)) resolve();
+    }
+  }
 
   constructor(
     index: IndexData,
@@ -36,6 +63,29 @@ export class EngineSource implements MemorySource {
 
   replace(papers: readonly Paper[]): void {
     this.swap(buildIndex(papers), ++this.generation);
+  }
+
+  /**
+   * Applies `changes` in order as one atomic batch and resolves once it is visible. The next
+   * index is built from the current papers and the changes, then swapped in (see
+   * `CatalogueWriter`); an invalid paper rejects the batch with `InvalidChangeError`.
+   */
+  async write(changes: readonly PaperChange[]): Promise<WriteResult> {
+    checkChanges(changes);
+    return this.writer.submit(changes);
+  }
+
+  upsert(papers: readonly Paper[]): Promise<WriteResult> {
+    return this.write(upserts(papers));
+  }
+
+  remove(ids: readonly string[]): Promise<WriteResult> {
+    return this.write(deletes(ids));
+  }
+
+  /** Builds the index a write leads to; the Node source builds it on a worker thread. */
+  protected async buildForWrite(papers: Iterable<Paper>): Promise<IndexData> {
+    return buildIndex([...papers]);
   }
 
   protected swap(index: IndexData, generation: number, version?: string): void {

@@ -7,6 +7,7 @@ import type { MemorySource } from '../scan/scan-source.js';
 import { readSnapshot, writeSnapshot } from '../snapshot/snapshot-file.js';
 import { EnginePool } from '../threads/engine-pool.js';
 import { buildFrom, type PaperStream } from './build-from-stream.js';
+import { buildOnThread } from './build-on-thread.js';
 import { buildIndex } from './build-index.js';
 import { EngineSource } from './engine-source.js';
 import { resolveBudget, type MemorySourceOptions } from './memory-source.js';
@@ -137,16 +138,24 @@ class NodeEngineSource extends EngineSource implements IndexedMemorySource {
     super(index, version, runnerFor(index, options));
   }
 
-  async replaceFrom(input: PaperStream, options: Pick<MemoryStreamOptions, 'read' | 'version'> = {}): Promise<void> {
-    const generation = ++this.generation;
-    const index = await buildFrom(input, options.read);
-    this.swap(index, generation, options.version);
+  replaceFrom(input: PaperStream, options: Pick<MemoryStreamOptions, 'read' | 'version'> = {}): Promise<void> {
+    return this.replacement(async () => {
+      const generation = ++this.generation;
+      const index = await buildFrom(input, options.read);
+      this.swap(index, generation, options.version);
+    });
   }
 
-  async restore(path: string): Promise<void> {
-    const generation = ++this.generation;
-    const { parts, meta } = await readSnapshot(path);
-    this.swap(indexFromParts(parts), generation, meta['version']);
+  restore(path: string): Promise<void> {
+    return this.replacement(async () => {
+      const generation = ++this.generation;
+      const { parts, meta } = await readSnapshot(path);
+      this.swap(indexFromParts(parts), generation, meta['version']);
+    });
+  }
+
+  protected override buildForWrite(papers: Iterable<Paper>): Promise<IndexData> {
+    return buildOnThread(papers);
   }
 
   save(path: string): Promise<void> {

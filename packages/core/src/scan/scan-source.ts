@@ -3,17 +3,28 @@ import type { Paper } from '../paper.js';
 import { formatOrderKeys } from '../ordering/parse-ordering.js';
 import { prefixWeightOf, termScore, termWeight } from '../search/relevance.js';
 import { termMatches, termOccurrences } from '../search/term-occurrences.js';
-import type { OrderKey, PaperPage, PaperQuery, PaperSource, SearchTerm } from '../source.js';
+import type { OrderKey, PaperPage, PaperQuery, SearchTerm } from '../source.js';
 import { buildCatalogue, type Catalogue } from './catalogue.js';
 import { hasExtensionFilters, matchesExtensionFilters } from '../filters/reference-filters.js';
 import { compareIndicesBy, orderPermutation } from './order-ranks.js';
+import { netChanges, papersAfter } from '../writes/apply-changes.js';
+import { checkChanges, deletes, upserts } from '../writes/check-changes.js';
+import type { WritableSource, WriteResult } from '../writes/paper-changes.js';
 
-/** A {@link PaperSource} holding the whole catalogue in memory, whose catalogue can be swapped. */
-export interface MemorySource extends PaperSource {
+/** A {@link PaperSource} holding the whole catalogue in memory, that can be written to and swapped. */
+export interface MemorySource extends WritableSource {
   /** Number of papers. */
   readonly size: number;
-  /** Changes whenever the catalogue is replaced. */
+  /** Changes whenever the catalogue is replaced or written to. */
   version(): string;
+  /**
+   * Inserts or replaces papers by `id` (a later one of the same id wins), as one atomic batch;
+   * resolves once the change is visible. An invalid paper rejects the whole batch with
+   * `InvalidChangeError`, nothing applied.
+   */
+  upsert(papers: readonly Paper[]): Promise<WriteResult>;
+  /** Deletes papers by id (absent ids are skipped), as one atomic batch; resolves once visible. */
+  remove(ids: readonly string[]): Promise<WriteResult>;
   /**
    * Swaps in a new catalogue atomically: it is built aside, and requests see either the
    * old catalogue or the new one, never a mix.
@@ -46,6 +57,19 @@ export function createScanSource(papers: readonly Paper[], options: ScanSourceOp
     version: () => state.version(),
     replace(next) {
       state = new CatalogueState(buildCatalogue(next), undefined);
+    },
+    async write(changes) {
+      checkChanges(changes);
+      const { papers, byId } = state.catalogue;
+      const { final, result } = netChanges(changes, (id) => byId.has(id));
+      state = new CatalogueState(buildCatalogue([...papersAfter(papers, final)]), undefined);
+      return result;
+    },
+    upsert(papers) {
+      return this.write(upserts(papers));
+    },
+    remove(ids) {
+      return this.write(deletes(ids));
     },
     async list(query) {
       return state.list(query);

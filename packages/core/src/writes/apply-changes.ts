@@ -1,0 +1,42 @@
+import type { Paper } from '../paper.js';
+import type { PaperChange, WriteResult } from './paper-changes.js';
+
+/**
+ * The net effect of a batch on a catalogue: for every id it touches, the paper it ends with
+ * (`null`: deleted), and the batch's counts, each change counted against the catalogue as the
+ * changes before it left it. `has` tells whether an id is in the catalogue before the batch.
+ */
+export function netChanges(changes: readonly PaperChange[], has: (id: string) => boolean): { final: Map<string, Paper | null>; result: WriteResult } {
+  const final = new Map<string, Paper | null>();
+  const result: WriteResult = { created: 0, updated: 0, deleted: 0 };
+  const present = (id: string) => (final.has(id) ? final.get(id) !== null : has(id));
+  for (const change of changes) {
+    if (change.op === 'upsert') {
+      if (present(change.paper.id)) result.updated++;
+      else result.created++;
+      final.set(change.paper.id, change.paper);
+    } else {
+      if (present(change.id)) result.deleted++;
+      final.set(change.id, null);
+    }
+  }
+  return { final, result };
+}
+
+/**
+ * The papers of a catalogue after a batch's net changes: replaced papers keep their place,
+ * deleted ones go, new ones follow in the order they were first written.
+ */
+export function* papersAfter(papers: Iterable<Paper>, final: ReadonlyMap<string, Paper | null>): Generator<Paper> {
+  const placed = new Set<string>();
+  for (const paper of papers) {
+    if (!final.has(paper.id)) {
+      yield paper;
+      continue;
+    }
+    const next = final.get(paper.id);
+    placed.add(paper.id);
+    if (next != null) yield next;
+  }
+  for (const [id, next] of final) if (next !== null && !placed.has(id)) yield next;
+}

@@ -1,5 +1,5 @@
 import type { IndexData } from '../engine/builder.js';
-import type { Paper } from '../paper.js';
+import { serializePaper, type Paper } from '../paper.js';
 import { netChanges, papersAfter } from '../writes/apply-changes.js';
 import type { PaperChange, WriteResult } from '../writes/paper-changes.js';
 
@@ -73,11 +73,31 @@ export class CatalogueWriter {
         for (const [id, paper] of final) combined.set(id, paper);
         return result;
       });
+      dropUnchanged(combined, base);
+      // Nothing to change (deletes of absent ids, papers stored as they are): no new index.
+      if (combined.size === 0) return results;
       const index = await this.target.build(papersAfter(papersOf(base), combined));
       if (this.target.install(index, base)) return results;
       await this.target.settled();
     }
   }
+}
+
+/** Removes the entries that leave the catalogue as it is: deletes of absent ids, upserts of papers stored as they are. */
+function dropUnchanged(combined: Map<string, Paper | null>, base: IndexData): void {
+  const { store } = base;
+  for (const [id, paper] of combined) {
+    const d = store.findId(id);
+    if (paper === null ? d < 0 : d >= 0 && sameBytes(store.encoded(d).json, utf8.encode(serializePaper(paper)))) combined.delete(id);
+  }
+}
+
+const utf8 = new TextEncoder();
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** The papers of an index, in document order, decoded from its store one at a time. */

@@ -105,6 +105,11 @@ ${EXIT_CODES_HELP}`,
         new Option('--state-dir <dir>', 'keep the catalogue in DIR between starts: a snapshot, loaded in seconds while the --data files are unchanged')
           .conflicts('databaseUrl'),
       )
+      .addOption(
+        new Option('--write-token-file <file>', 'turn on HTTP writes (PUT, DELETE, POST ndjson) for requests presenting the token in FILE; or set PAPERLIST_WRITE_TOKEN')
+          .conflicts('databaseUrl'),
+      )
+      .option('--ephemeral-writes', 'allow writes without --state-dir (they are lost when the server stops)')
       .addOption(new Option('--database-url <url>', 'serve from PostgreSQL instead of files').env('PAPERLIST_DATABASE_URL').argParser(parseDatabaseUrl))
       .option('--schema <name>', 'the PostgreSQL schema holding the catalogue', 'paperlist')
       .addOption(new Option('-p, --port <port>', 'port to listen on (0: any free port)').env('PORT').argParser(parsePort).default(8000))
@@ -140,8 +145,8 @@ ${EXIT_CODES_HELP}`,
 Signals:
   SIGTERM, SIGINT  stop accepting connections, let requests in flight finish (up to --shutdown-timeout), exit 0;
                    a second Ctrl-C exits at once with code 130
-  SIGHUP           reload the catalogue from the same --data files (built aside, swapped in at once);
-                   a failed reload keeps the current catalogue
+  SIGHUP           reload the catalogue from the same --data files (built aside, swapped in at once, with
+                   every write of the --state-dir journal applied); a failed reload keeps the current catalogue
 
 Endpoints:
   {mount}/papers/ and {mount}/papers/{id}/  the Papers with Code API v1
@@ -152,6 +157,7 @@ Examples:
   paperlist serve --data papers.jsonl.gz --port 8080 --host 0.0.0.0 --workers 4 --budget 500
   paperlist serve --data papers-with-abstracts.json.gz --skip-invalid
   paperlist serve --data papers.jsonl.gz --state-dir /var/lib/paperlist
+  paperlist serve --data papers.jsonl.gz --state-dir /var/lib/paperlist --write-token-file /run/secrets/paperlist-token
   paperlist serve --data part-1.parquet --data part-2.parquet
   paperlist serve --database-url postgres://user@localhost/papers
 

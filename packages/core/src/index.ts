@@ -60,6 +60,8 @@ export { createMemorySource, DEFAULT_BUDGET_MS, type MemorySource, type MemorySo
 export { createScanSource, type ScanSourceOptions } from './scan/scan-source.js';
 export { QueryBudgetError, SourceOverloadedError } from './source-errors.js';
 export { isWritableSource, InvalidChangeError, type PaperChange, type WriteResult, type WritableSource } from './writes/paper-changes.js';
+export { checkChanges, upserts, deletes } from './writes/check-changes.js';
+export { netChanges, papersAfter, papersAfterStream } from './writes/apply-changes.js';
 
 export { PaperSchema, validatePaper, isCalendarDate, type PaperValidation } from './paper-schema.js';
 

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import { resolve } from 'node:path';
-import { createPapersHandler, type PaperSource, type RecordFormatOption } from '@paperlist/core';
+import { createPapersHandler, papersAfterStream, type Paper, type PaperSource, type RecordFormatOption } from '@paperlist/core';
 import { createMemorySource, type IndexedMemorySource } from '@paperlist/core/node';
 import { describeError, oneLine } from '../cli-error.js';
 import type { CommandContext } from '../context.js';
@@ -18,8 +18,14 @@ import { watchLauncher } from '../launcher-watch.js';
 import { isSecondPress } from '../signals.js';
 import { dataChange, dataFingerprint, sameData, type DataFingerprint } from '../state/data-fingerprint.js';
 import { StateDir } from '../state/state-dir.js';
+import { JournaledSource } from '../writes/journaled-source.js';
+import { WriteJournal, type JournalRecord } from '../writes/write-journal.js';
+import { resolveWriteToken, type WriteOptions } from '../writes/write-token.js';
 
-export interface ServeOptions {
+/** Journal bytes written since the last snapshot that make the next one worth saving. */
+const FOLD_JOURNAL_BYTES = 64 * 1024 * 1024;
+
+export interface ServeOptions extends WriteOptions {
   data?: string[];
   format: RecordFormatOption;
   skipInvalid?: boolean;
@@ -101,6 +107,17 @@ class ServeProcess {
   private memory: IndexedMemorySource | undefined;
   private database: DatabaseSource | undefined;
   private stateDir: StateDir | undefined;
+  /** With a state directory: the memory source behind its write journal. */
+  private journaled: JournaledSource | undefined;
+  private journal: WriteJournal | undefined;
+  /** The journal's batches as read at start, until they are applied. */
+  private journalAtOpen: readonly JournalRecord[] = [];
+  /** What the catalogue now served was built from (with a state directory). */
+  private data: DataFingerprint | undefined;
+  /** The journal's size when the last snapshot was started. */
+  private journalBytesAtSave = 0;
+  /** The token HTTP writes must present; writes are off without one. */
+  private writeToken: string | undefined;
   /** The snapshot being written in the background, if any. */
   private saving: Promise<void> = Promise.resolve();
   private reloading: Promise<void> | undefined;
@@ -120,6 +137,7 @@ class ServeProcess {
     const { options, context } = this;
     const { log } = context;
     const inputs = options.databaseUrl === undefined ? await this.inputs() : [];
+    this.writeToken = await resolveWriteToken(options.writeTokenFile === undefined ? options : { ...options, writeTokenFile: resolve(context.cwd, options.writeTokenFile) });
     let source: PaperSource;
     if (options.databaseUrl !== undefined) {
       this.database = await openDatabaseSource(options.databaseUrl, log, {
@@ -135,6 +153,7 @@ class ServeProcess {
         ...(options.maxQueue === undefined ? {} : { maxQueue: options.maxQueue }),
       });
       source = this.memory;
+      if (this.stateDir !== undefined) source = await this.openJournal(this.stateDir, this.memory);
     }
 
     let server: Server;
@@ -143,6 +162,7 @@ class ServeProcess {
     } catch (error) {
       await this.database?.close();
       await this.memory?.close();
+      await this.journal?.close();
       await this.stateDir?.close();
       throw error;
     }
@@ -176,10 +196,37 @@ class ServeProcess {
       await closeGracefully(server, 1000);
       await this.database?.close();
       await this.memory?.close();
+      await this.journal?.close();
       await this.stateDir?.close();
       throw error;
     } finally {
       removeHandlers();
+    }
+  }
+
+  /**
+   * Opens the state directory's write journal (kept whether writes are on or not: writes taken
+   * by an earlier run stay part of the catalogue) and puts it in front of the memory source.
+   */
+  private async openJournal(stateDir: StateDir, memory: IndexedMemorySource): Promise<JournaledSource> {
+    const { log } = this.context;
+    const { journal, contents } = await WriteJournal.open(stateDir.journalPath);
+    if (contents.tornBytes > 0) {
+      log.warn(`${journal.path}: dropped ${contents.tornBytes} bytes at its end, a write batch cut off by a crash before it was acknowledged`);
+    }
+    this.journal = journal;
+    this.journalAtOpen = contents.records;
+    this.journaled = new JournaledSource(memory, journal, contents.records, () => this.afterWrite());
+    return this.journaled;
+  }
+
+  /** After each acknowledged write: the health check's count, and now and then a snapshot that folds the journal in. */
+  private afterWrite(): void {
+    this.state.papers = this.memory!.size;
+    const journal = this.journal!;
+    if (this.data !== undefined && journal.bytes - this.journalBytesAtSave >= FOLD_JOURNAL_BYTES) {
+      this.journalBytesAtSave = journal.bytes;
+      this.saveState(this.data);
     }
   }
 
@@ -196,6 +243,7 @@ class ServeProcess {
       state: this.state,
       mount: options.mount,
       ...handlerOptions(options),
+      ...(this.writeToken === undefined ? {} : { writeToken: this.writeToken }),
       ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
       ...(options.cors === undefined ? {} : { cors: options.cors }),
       ...(options.metrics === false
@@ -235,12 +283,14 @@ class ServeProcess {
     // Taken before reading: a file changed while it is read then differs at the next start.
     const data = await dataFingerprint(inputs, this.options);
     const manifest = await stateDir.manifest();
+    this.data = data;
     if (manifest !== undefined && sameData(manifest.data, data)) {
       const started = performance.now();
       try {
         await this.memory!.restore(stateDir.snapshotPath(manifest));
-        this.state.papers = manifest.papers;
         log.info(`loaded ${formatCount(manifest.papers)} papers from the snapshot in ${stateDir.path} (${formatDuration(performance.now() - started)})`);
+        await this.replayJournal(manifest.journalApplied ?? 0);
+        this.state.papers = this.memory!.size;
         return;
       } catch (error) {
         log.warn(`${oneLine(describeError(error).message)}; rebuilding from the catalogue files`);
@@ -248,19 +298,35 @@ class ServeProcess {
     } else if (manifest !== undefined) {
       log.info(`not using the snapshot in ${stateDir.path}: ${dataChange(manifest.data, data)} since it was saved; rebuilding`);
     }
-    const papers = await this.load(inputs, progressMode(log));
-    this.saveState(data, papers);
+    await this.load(inputs, progressMode(log));
+    this.saveState(data);
+  }
+
+  /** Applies the journal's batches after `applied` to the catalogue just restored, as one batch. */
+  private async replayJournal(applied: number): Promise<void> {
+    const { journaled, journal } = this;
+    if (journaled === undefined || journal === undefined || journal.sequence <= applied) return;
+    const started = performance.now();
+    const pending = this.journalAtOpen.filter((record) => record.seq > applied);
+    // Through the memory source itself: these batches are in the journal already.
+    await this.memory!.write(pending.flatMap((record) => record.changes));
+    journaled.markApplied(journal.sequence);
+    this.journalAtOpen = [];
+    this.context.log.info(`applied ${formatCount(pending.length)} write batches from ${journal.path} (${formatDuration(performance.now() - started)})`);
   }
 
   /** Writes a snapshot of the catalogue now served to the state directory, after any save still running. */
-  private saveState(data: DataFingerprint, papers: number): void {
+  private saveState(data: DataFingerprint): void {
     const { stateDir, memory } = this;
     if (stateDir === undefined || memory === undefined) return;
     const { log } = this.context;
     this.saving = this.saving.then(async () => {
       const started = performance.now();
+      // Read as the save starts: the catalogue it writes holds at least these batches.
+      const applied = this.journaled?.applied ?? 0;
+      const papers = memory.size;
       try {
-        const manifest = await stateDir.save(memory, data, papers);
+        const manifest = await stateDir.save(memory, data, papers, applied);
         log.info(`saved a snapshot of ${formatCount(papers)} papers to ${stateDir.snapshotPath(manifest)} (${formatDuration(performance.now() - started)})`);
       } catch (error) {
         log.warn(`could not save a snapshot to ${stateDir.path} (the next start rebuilds): ${oneLine(describeError(error).message)}`);
@@ -272,6 +338,10 @@ class ServeProcess {
   private async load(inputs: readonly CatalogInput[], progress: ReturnType<typeof progressMode>): Promise<number> {
     const { log } = this.context;
     const memory = this.memory!;
+    const journaled = this.journaled;
+    // Writes acknowledged later are applied by the memory source after this replacement.
+    const writtenUpTo = journaled?.journalSequence ?? 0;
+    const written: Map<string, Paper | null> | undefined = journaled?.netChanges();
     let indexing = 0;
     const { papers } = await loadCatalog(
       inputs,
@@ -282,19 +352,21 @@ class ServeProcess {
         ...(this.options.skipInvalid === undefined ? {} : { skipInvalid: this.options.skipInvalid }),
         signal: this.abort.signal,
       },
-      // Papers are indexed as they are read; the new catalogue replaces the current one at the end.
+      // Papers are indexed as they are read, with every write of the journal applied on the way;
+      // the new catalogue replaces the current one at the end.
       (stream) =>
         memory.replaceFrom(
           (async function* timed() {
-            yield* stream;
+            yield* written === undefined ? stream : papersAfterStream(stream, written);
             indexing = performance.now();
           })(),
         ),
     );
+    if (journaled !== undefined) journaled.markApplied(writtenUpTo);
     const elapsed = performance.now() - indexing;
     if (elapsed >= 500) log.info(`indexed ${formatCount(papers)} papers (${formatDuration(elapsed)} to finish the index)`);
-    this.state.papers = papers;
-    return papers;
+    this.state.papers = memory.size;
+    return memory.size;
   }
 
   private announce(url: string): void {
@@ -369,6 +441,7 @@ class ServeProcess {
     await this.saving;
     await this.database?.close();
     await this.memory?.close();
+    await this.journal?.close();
     await this.stateDir?.close();
     log.info('stopped');
     return EXIT.OK;
@@ -400,7 +473,10 @@ class ServeProcess {
           const inputs = await this.inputs();
           const data = this.stateDir === undefined ? undefined : await dataFingerprint(inputs, this.options);
           const count = await this.load(inputs, log.quiet ? 'none' : 'plain');
-          if (data !== undefined) this.saveState(data, count);
+          if (data !== undefined) {
+            this.data = data;
+            this.saveState(data);
+          }
           log.info(`reloaded: serving ${formatCount(count)} papers (was ${formatCount(before)}) after ${formatDuration(performance.now() - started)}`);
         } catch (error) {
           if (this.abort.signal.aborted) return;

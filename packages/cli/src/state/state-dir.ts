@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { IndexedMemorySource } from '@paperlist/core/node';
 import { CliError, errorCode } from '../cli-error.js';
 import { EXIT } from '../exit-codes.js';
 import type { DataFingerprint } from './data-fingerprint.js';
+import { syncDirectory } from './sync-directory.js';
 
 /** What `state.json` records: the snapshot in use and what it was built from. */
 export interface StateManifest {
@@ -15,9 +16,13 @@ export interface StateManifest {
   data: DataFingerprint;
   papers: number;
   savedAt: string;
+  /** The write journal's batches up to this sequence number are in the snapshot (absent: none). */
+  journalApplied?: number;
 }
 
 const MANIFEST = 'state.json';
+/** The write journal (see `WriteJournal`), kept whole: the catalogue is the --data files plus every write in it. */
+const JOURNAL = 'journal.log';
 const LOCK = 'serve.lock';
 const SNAPSHOT_PREFIX = 'catalogue-';
 const SNAPSHOT_SUFFIX = '.snapshot';
@@ -60,6 +65,11 @@ export class StateDir {
     }
   }
 
+  /** The path of the write journal. */
+  get journalPath(): string {
+    return join(this.path, JOURNAL);
+  }
+
   /** The path of a manifest's snapshot. */
   snapshotPath(manifest: StateManifest): string {
     return join(this.path, manifest.snapshot);
@@ -67,12 +77,13 @@ export class StateDir {
 
   /**
    * Saves `source` as the new snapshot, switches the manifest to it, then removes older snapshots.
+   * `journalApplied`: the journal's batches up to it are in `source` (read before the save starts).
    * Resolves with the new manifest.
    */
-  async save(source: IndexedMemorySource, data: DataFingerprint, papers: number): Promise<StateManifest> {
+  async save(source: IndexedMemorySource, data: DataFingerprint, papers: number, journalApplied = 0): Promise<StateManifest> {
     const snapshot = `${SNAPSHOT_PREFIX}${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(3).toString('hex')}${SNAPSHOT_SUFFIX}`;
     await source.save(join(this.path, snapshot));
-    const manifest: StateManifest = { format: 1, snapshot, data, papers, savedAt: new Date().toISOString() };
+    const manifest: StateManifest = { format: 1, snapshot, data, papers, savedAt: new Date().toISOString(), journalApplied };
     await writeAtomically(join(this.path, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
     for (const name of await readdir(this.path)) {
       if (name !== snapshot && name.startsWith(SNAPSHOT_PREFIX) && name.endsWith(SNAPSHOT_SUFFIX)) await rm(join(this.path, name), { force: true });
@@ -127,13 +138,5 @@ async function writeAtomically(path: string, text: string): Promise<void> {
     await handle.close();
   }
   await rename(temporary, path);
-  let directory: FileHandle | undefined;
-  try {
-    directory = await open(join(path, '..'), 'r');
-    await directory.sync();
-  } catch {
-    // Some platforms cannot open a directory; the rename is as durable as they make it.
-  } finally {
-    await directory?.close();
-  }
+  await syncDirectory(join(path, '..'));
 }

@@ -40,3 +40,18 @@ export function* papersAfter(papers: Iterable<Paper>, final: ReadonlyMap<string,
   }
   for (const [id, next] of final) if (next !== null && !placed.has(id)) yield next;
 }
+
+/** {@link papersAfter} over a stream of papers: the stream's papers with the net changes applied, new ones at the end. */
+export async function* papersAfterStream(papers: AsyncIterable<Paper>, final: ReadonlyMap<string, Paper | null>): AsyncGenerator<Paper> {
+  const placed = new Set<string>();
+  for await (const paper of papers) {
+    if (!final.has(paper.id)) {
+      yield paper;
+      continue;
+    }
+    const next = final.get(paper.id);
+    placed.add(paper.id);
+    if (next != null) yield next;
+  }
+  for (const [id, next] of final) if (next !== null && !placed.has(id)) yield next;
+}

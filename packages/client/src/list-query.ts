@@ -7,19 +7,19 @@ function alternatives(value: string | readonly string[]): string {
 
 /**
  * The query string of a list request (without `?`), parameters in a fixed order, undefined
- * ones left out. `ordering` arrays are sent comma-separated; `author`, `proceeding` and
- * `venue` arrays `|`-separated.
+ * ones left out. `ordering` arrays are sent comma-separated; `arxiv_id`, `id`, `author`,
+ * `proceeding` and `venue` arrays `|`-separated; `count_only` as `1` or `0`.
  *
  * @example listQuery({ q: 'a b', ordering: ['-published', 'id'] }) // 'q=a+b&ordering=-published%2Cid'
  */
 export function listQuery(params: ListPapersParams): string {
   const search = new URLSearchParams();
-  const { q, ordering, page, items_per_page, arxiv_id, title, abstract, published_after, published_before, year, author, proceeding, venue } = params;
+  const { q, ordering, page, items_per_page, arxiv_id, title, abstract, published_after, published_before, year, author, proceeding, venue, id, count_only } = params;
   if (q !== undefined) search.set('q', q);
   if (ordering !== undefined) search.set('ordering', typeof ordering === 'string' ? ordering : ordering.join(','));
   if (page !== undefined) search.set('page', String(page));
   if (items_per_page !== undefined) search.set('items_per_page', String(items_per_page));
-  if (arxiv_id !== undefined) search.set('arxiv_id', arxiv_id);
+  if (arxiv_id !== undefined) search.set('arxiv_id', alternatives(arxiv_id));
   if (title !== undefined) search.set('title', title);
   if (abstract !== undefined) search.set('abstract', abstract);
   if (published_after !== undefined) search.set('published_after', published_after);
@@ -28,5 +28,7 @@ export function listQuery(params: ListPapersParams): string {
   if (author !== undefined) search.set('author', alternatives(author));
   if (proceeding !== undefined) search.set('proceeding', alternatives(proceeding));
   if (venue !== undefined) search.set('venue', alternatives(venue));
+  if (id !== undefined) search.set('id', alternatives(id));
+  if (count_only !== undefined) search.set('count_only', count_only ? '1' : '0');
   return search.toString();
 }

@@ -53,8 +53,11 @@ export interface ListPapersParams {
   page?: number | 'last';
   /** Results per page (the server's default is 50, its maximum 500). */
   items_per_page?: number;
-  /** Only the paper with exactly this arXiv id. */
-  arxiv_id?: string;
+  /**
+   * Only the paper with exactly this arXiv id; several (at most 100, sent `|`-separated) look up
+   * the papers with any of them.
+   */
+  arxiv_id?: string | readonly string[];
   /** Only papers whose title contains this, case-insensitively. */
   title?: string;
   /** Only papers whose abstract contains this, case-insensitively. */
@@ -81,6 +84,10 @@ export interface ListPapersParams {
    * (`acl-2020-7` is `acl`, `NeurIPS 2018 12` is `neurips`); sent `|`-separated.
    */
   venue?: string | readonly string[];
+  /** Only the papers with these ids (a batch lookup: at most 100, sent `|`-separated). */
+  id?: string | readonly string[];
+  /** Only the exact `count`: `results` comes back empty, `next` and `previous` null. */
+  count_only?: boolean;
 }
 
 /** Options of a single call. */

@@ -237,6 +237,37 @@ export function definePaperSourceSuite(target: SourceSuiteTarget): void {
 
     // Ids and values PostgreSQL cannot store (U+0000, lone surrogates) and over-long ones: no
     // paper has them, so the answer is "not found" / nothing matches, never an error (a 503).
+    it('looks papers up by several ids and arXiv ids at once (batch lookup)', async () => {
+      const papers = [
+        { ...fixturePaper('p-1', 'One'), arxiv_id: '1706.03762' },
+        { ...fixturePaper('p-2', 'Two'), arxiv_id: '1810.04805' },
+        { ...fixturePaper('p-3', 'Three'), arxiv_id: '1810.04805' },
+        fixturePaper('p|4', 'Four with a bar'),
+        fixturePaper('P-1', 'Upper case id'),
+      ];
+      const small = await target.create(papers);
+      try {
+        const found = async (raw: string) => {
+          const page = await small.list(queryFor(raw, 0, 50));
+          expect(page.count, raw).toBe(page.results.length);
+          return ids(page);
+        };
+        expect(await found('id=p-2%7Cp-1%7Cabsent&ordering=id')).toEqual(['p-1', 'p-2']);
+        expect(await found('id=p-1')).toEqual(['p-1']);
+        expect(await found('id=p-1%7Cp-1%7C')).toEqual(['p-1']);
+        expect(await found('id=P-1%7Cp-3&ordering=-id')).toEqual(['p-3', 'P-1']);
+        expect(await found('arxiv_id=1810.04805%7C1706.03762&ordering=id')).toEqual(['p-1', 'p-2', 'p-3']);
+        expect(await found('arxiv_id=1810.04805%7Cnope&ordering=-id')).toEqual(['p-3', 'p-2']);
+        expect(await found('arxiv_id=1706.03762')).toEqual(['p-1']);
+        expect(await found('arxiv_id=1810.04805&id=p-3%7Cp-1')).toEqual(['p-3']);
+        expect(await found('id=p-1%7Cp-2%7Cp-3&q=two')).toEqual(['p-2']);
+        // `|` separates values, so an id holding one is found by itself only as one of the parts.
+        expect(await found('id=p%7C4')).toEqual([]);
+      } finally {
+        await small.close?.();
+      }
+    });
+
     const unstorable = ['\u0000', 'a\u0000b', '\ud800', 'x\udc00y', '\udfff\ud800', 'x'.repeat(100_000)];
 
     it.each(unstorable.map((value) => [JSON.stringify(value.slice(0, 12)), value]))('gets no paper for the id %s', async (_name, id) => {
@@ -245,7 +276,7 @@ export function definePaperSourceSuite(target: SourceSuiteTarget): void {
     });
 
     it.each(unstorable.map((value) => [JSON.stringify(value.slice(0, 12)), value]))('matches no paper by the filter value %s', async (_name, value) => {
-      const extensions: PaperFilters[] = [{ proceedings: [value] }, { venues: [value] }, { authors: [[value]] }, { authors: [['noam', value]] }, { authors: [[value, 'noam']] }];
+      const extensions: PaperFilters[] = [{ ids: [value] }, { arxivIds: [value] }, { proceedings: [value] }, { venues: [value] }, { authors: [[value]] }, { authors: [['noam', value]] }, { authors: [[value, 'noam']] }];
       for (const filters of [{ arxivId: value }, { titleContains: value }, { abstractContains: value }, { titleContains: 'a', abstractContains: value }, ...extensions]) {
         for (const raw of ['', 'q=attention', 'ordering=-published']) {
           const query = queryFor(raw);
@@ -317,6 +348,9 @@ export function definePaperSourceSuite(target: SourceSuiteTarget): void {
       'venue=ws&year=2015-2019&author=a&ordering=-arxiv_id',
       'proceeding=acl-2020-7%7Cnaacl-2019-6&ordering=published',
       'q=translation&venue=acl%7Cemnlp&ordering=-published',
+      'id=complex-procedures-for-mt-quality%7Cpreference-grammars-softening-syntactic%7Cword-prediction-for-inflected-languages&ordering=-title',
+      'arxiv_id=hep-th/9304129%7C1212.2395%7C1807.08125&ordering=published',
+      'arxiv_id=1212.2395%7C1807.08125&q=a&ordering=id',
     ])('%j matches the reference on every window', async (raw) => {
       for (const [offset, limit] of [
         [0, 50],

@@ -41,6 +41,10 @@ export interface SearchTerm {
 export interface PaperFilters {
   /** `arxiv_id` equals this exactly. */
   arxivId?: string;
+  /** `arxiv_id` equals one of these exactly (distinct, sorted by code point): `arxiv_id=a|b`. */
+  arxivIds?: string[];
+  /** `id` is one of these (distinct, sorted by code point): `id=a|b`. */
+  ids?: string[];
   /** Title contains this, case-insensitively. */
   titleContains?: string;
   /** Abstract contains this, case-insensitively. */

@@ -129,6 +129,12 @@ describe('memory engine = scan reference on random queries', () => {
         const value = chance(0.1) ? 'nips' : chance(0.3) ? key.toUpperCase() : key;
         parts.push(`venue=${encodeURIComponent(chance(0.2) ? `${value}|ws` : value)}`);
       }
+      // Batch lookups: a few ids or arXiv ids, some absent.
+      if (chance(0.04)) parts.push(`id=${encodeURIComponent(Array.from({ length: 1 + int(6) }, () => (chance(0.1) ? 'absent' : pick(papers).id)).join('|'))}`);
+      if (chance(0.04)) {
+        const withId = papers.filter((p) => p.arxiv_id !== null);
+        parts.push(`arxiv_id=${encodeURIComponent(Array.from({ length: 2 + int(5) }, () => pick(withId).arxiv_id!).join('|'))}`);
+      }
       return parts;
     };
     const substring = (text: string) => {

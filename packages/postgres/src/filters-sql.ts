@@ -24,16 +24,31 @@ export function venueKeyFunction(names: SchemaNames): string {
 
 /** Whether the filters hold any of the extension filters. */
 export function hasExtensionFilters(filters: PaperFilters): boolean {
-  return filters.published !== undefined || filters.authors !== undefined || filters.proceedings !== undefined || filters.venues !== undefined;
+  return (
+    filters.published !== undefined ||
+    filters.authors !== undefined ||
+    filters.proceedings !== undefined ||
+    filters.venues !== undefined ||
+    filters.arxivIds !== undefined ||
+    filters.ids !== undefined
+  );
 }
 
 /** The part of a count's cache key for the extension filters. */
 export function extensionFiltersKey(filters: PaperFilters): string {
-  return JSON.stringify([filters.published ?? null, filters.authors ?? null, filters.proceedings ?? null, filters.venues ?? null]);
+  return JSON.stringify([
+    filters.published ?? null,
+    filters.authors ?? null,
+    filters.proceedings ?? null,
+    filters.venues ?? null,
+    filters.arxivIds ?? null,
+    filters.ids ?? null,
+  ]);
 }
 
 /**
- * The conditions of the extension filters, each served by an index: the date range by
+ * The conditions of the extension filters, each served by an index: ids by the primary key,
+ * arXiv ids by `papers_arxiv_id`, the date range by
  * `papers_published` (`published` is `YYYY-MM-DD` text, compared `COLLATE "C"`), proceedings
  * by `papers_proceeding`, venues by the expression index `papers_venue`, and each author
  * alternative by the GIN index on `word_ids` (its words among the paper's), then checked
@@ -51,7 +66,12 @@ export function extensionConditions(names: SchemaNames, filters: PaperFilters, a
   const proceedings = storable(filters.proceedings);
   const venues = storable(filters.venues);
   const authors = filters.authors?.filter((words) => !words.some(isUnstorable));
-  if ([proceedings, venues, authors].some((values) => values !== undefined && values.length === 0)) return ['FALSE'];
+  const ids = storable(filters.ids);
+  const arxivIds = storable(filters.arxivIds);
+  if ([proceedings, venues, authors, ids, arxivIds].some((values) => values !== undefined && values.length === 0)) return ['FALSE'];
+  // Batch lookups (at most 100 values each) through the primary key and the arXiv id index.
+  if (ids !== undefined) parts.push(`id = ANY(${add(arrayLiteral(ids))}::text[])`);
+  if (arxivIds !== undefined) parts.push(`arxiv_id = ANY(${add(arrayLiteral(arxivIds))}::text[])`);
   if (published !== undefined) {
     const range = ['published IS NOT NULL'];
     if (published.from !== undefined) range.push(`published >= ${add(published.from)}`);

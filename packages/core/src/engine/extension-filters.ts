@@ -1,6 +1,6 @@
 import type { PaperFilters } from '../source.js';
 import type { IndexData } from './builder.js';
-import { intersectSets, setSize, type DocSet } from './doc-set.js';
+import { intersectSets, listSet, setSize, type DocSet } from './doc-set.js';
 import { publishedRangeSet } from './published-range.js';
 
 /**
@@ -11,8 +11,11 @@ import { publishedRangeSet } from './published-range.js';
  * no filter ever reads the catalogue.
  */
 export function applyExtensionFilters(index: IndexData, set: DocSet, filters: PaperFilters): DocSet {
-  const { published, authors, proceedings, venues } = filters;
+  const { published, authors, proceedings, venues, arxivIds, ids } = filters;
   const sets: (() => DocSet)[] = [];
+  // Batch lookups first: at most 100 documents, found by the store's hash tables.
+  if (ids !== undefined) sets.push(() => lookupSet(ids.map((id) => index.store.findId(id)).filter((d) => d >= 0)));
+  if (arxivIds !== undefined) sets.push(() => lookupSet(arxivIds.flatMap((id) => Array.from(index.store.findArxivId(id)))));
   if (proceedings !== undefined) sets.push(() => index.proceedings.match(proceedings));
   if (venues !== undefined) sets.push(() => index.venues.match(venues));
   if (published !== undefined) sets.push(() => publishedRangeSet(index.orders.data, index.publishedDays, published));
@@ -22,4 +25,9 @@ export function applyExtensionFilters(index: IndexData, set: DocSet, filters: Pa
     set = intersectSets(set, make(), index.n);
   }
   return set;
+}
+
+/** A set of the given documents (any order, no repeats). */
+function lookupSet(docs: number[]): DocSet {
+  return listSet(Uint32Array.from(docs).sort());
 }

@@ -10,7 +10,7 @@ import { venueKeysFor } from './venue-key.js';
  * written. Each is read only when the handler's `extensions` option is on; otherwise they are
  * unknown parameters, ignored as before.
  */
-export const EXTENSION_PARAMETERS = ['published_after', 'published_before', 'year', 'author', 'proceeding', 'venue'] as const;
+export const EXTENSION_PARAMETERS = ['published_after', 'published_before', 'year', 'author', 'proceeding', 'venue', 'id', 'count_only'] as const;
 
 /** A parameter of {@link EXTENSION_PARAMETERS}. */
 export type ExtensionParameter = (typeof EXTENSION_PARAMETERS)[number];
@@ -21,9 +21,20 @@ export const MAX_AUTHOR_ALTERNATIVES = 32;
 export const MAX_AUTHOR_WORDS = 32;
 /** Most `|` values of `proceeding` or `venue`. */
 export const MAX_VENUE_VALUES = 100;
+/** Most `|` values of `id` or `arxiv_id` (a batch lookup). */
+export const MAX_LOOKUP_VALUES = 100;
 
-/** Errors by parameter, in django-filter's shape: `{"published_after": ["Enter a valid date."]}`. */
-export type FieldErrors = Partial<Record<ExtensionParameter, string[]>>;
+/**
+ * Errors by parameter, in django-filter's shape: `{"published_after": ["Enter a valid date."]}`.
+ * `arxiv_id` is an original parameter whose `|` alternatives are an extension.
+ */
+export type FieldErrors = Partial<Record<ExtensionParameter | 'arxiv_id', string[]>>;
+
+/** What the extension parameters add to a list request besides filters. */
+export interface ExtensionRequest {
+  /** `count_only`: answer the count alone (no results, no links). */
+  countOnly: boolean;
+}
 
 /** What the extension parameters read need besides the query. */
 export interface ExtensionOptions {
@@ -49,9 +60,9 @@ export function readExtensionFilters(
   pairs: readonly QueryPair[],
   filters: PaperFilters,
   options: ExtensionOptions,
-): { ok: true } | { ok: false; errors: FieldErrors } {
+): ({ ok: true } & ExtensionRequest) | { ok: false; errors: FieldErrors } {
   const errors: FieldErrors = {};
-  const value = (name: ExtensionParameter) => {
+  const value = (name: ExtensionParameter | 'arxiv_id') => {
     const raw = lastValue(pairs, name);
     return raw === undefined || raw.trim() === '' ? undefined : raw;
   };
@@ -97,7 +108,52 @@ export function readExtensionFilters(
     if (values.length > MAX_VENUE_VALUES) errors.venue = [`Ensure this value has at most ${MAX_VENUE_VALUES} alternatives.`];
     else if (values.length > 0) filters.venues = [...new Set(values.flatMap((v) => venueKeysFor(v, options.venueAliases)))].sort();
   }
-  return Object.keys(errors).length === 0 ? { ok: true } : { ok: false, errors };
+
+  // A batch lookup: `arxiv_id=a|b` (one value stays the original exact filter) and `id=a|b`.
+  const arxivId = value('arxiv_id');
+  if (arxivId !== undefined && arxivId.includes('|')) {
+    const values = lookupValues(arxivId);
+    if (values.length > MAX_LOOKUP_VALUES) errors.arxiv_id = [tooManyValues];
+    else if (values.length > 0) {
+      delete filters.arxivId;
+      filters.arxivIds = values;
+    }
+  }
+  const id = value('id');
+  if (id !== undefined) {
+    const values = lookupValues(id);
+    if (values.length > MAX_LOOKUP_VALUES) errors.id = [tooManyValues];
+    else if (values.length > 0) filters.ids = values;
+  }
+
+  let countOnly = false;
+  const countOnlyValue = value('count_only');
+  if (countOnlyValue !== undefined) {
+    const flag = readBoolean(countOnlyValue);
+    if (flag === null) errors.count_only = ['Must be a valid boolean.'];
+    else countOnly = flag;
+  }
+  return Object.keys(errors).length === 0 ? { ok: true, countOnly } : { ok: false, errors };
+}
+
+const tooManyValues = `Ensure this value has at most ${MAX_LOOKUP_VALUES} alternatives.`;
+
+/** The distinct `|` values of a lookup, sorted by code point (ids are matched exactly: no trimming). */
+function lookupValues(value: string): string[] {
+  return [...new Set(value.split('|').filter((v) => v !== ''))].sort(compareCodePoints);
+}
+
+function compareCodePoints(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+// The values Django REST Framework's BooleanField accepts.
+const TRUE_VALUES = new Set(['1', 'true', 'yes', 'on', 't', 'y']);
+const FALSE_VALUES = new Set(['0', 'false', 'no', 'off', 'f', 'n']);
+
+function readBoolean(value: string): boolean | null {
+  const lower = value.trim().toLowerCase();
+  return TRUE_VALUES.has(lower) ? true : FALSE_VALUES.has(lower) ? false : null;
 }
 
 /** The `|` alternatives of a value, empty ones dropped (trimmed when `trim`). */

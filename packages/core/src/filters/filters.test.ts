@@ -122,7 +122,7 @@ describe('readExtensionFilters', () => {
   const read = (query: Record<string, string>) => {
     const filters: PaperFilters = {};
     const result = readExtensionFilters(Object.entries(query), filters, { venueAliases: DEFAULT_VENUE_ALIASES });
-    return result.ok ? { filters } : { errors: result.errors };
+    return result.ok ? { filters, ...(result.countOnly ? { countOnly: true } : {}) } : { errors: result.errors };
   };
 
   it.each<[Record<string, string>, unknown]>([
@@ -142,6 +142,21 @@ describe('readExtensionFilters', () => {
     [{ author: Array.from({ length: 33 }, (_, i) => `a${i}`).join('|') }, { errors: { author: ['Ensure this value has at most 32 alternatives.'] } }],
     [{ author: 'a'.repeat(1001) }, { errors: { author: ['Ensure this value has at most 1000 characters.'] } }],
     [{ venue: Array.from({ length: 101 }, (_, i) => `v${i}`).join('|') }, { errors: { venue: ['Ensure this value has at most 100 alternatives.'] } }],
+    // Batch lookups: distinct values sorted by code point, kept exactly (no trimming, no folding).
+    [{ id: 'b|a|b| c' }, { filters: { ids: [' c', 'a', 'b'] } }],
+    [{ id: 'only-one' }, { filters: { ids: ['only-one'] } }],
+    [{ id: '|' }, { filters: {} }],
+    [{ id: Array.from({ length: 100 }, (_, i) => `p${i}`).join('|') }, { filters: { ids: Array.from({ length: 100 }, (_, i) => `p${i}`).sort() } }],
+    [{ id: Array.from({ length: 101 }, (_, i) => `p${i}`).join('|') }, { errors: { id: ['Ensure this value has at most 100 alternatives.'] } }],
+    [{ arxiv_id: '1810.04805|1706.03762' }, { filters: { arxivIds: ['1706.03762', '1810.04805'] } }],
+    // One value is the original exact filter, read elsewhere: nothing here.
+    [{ arxiv_id: '1706.03762' }, { filters: {} }],
+    [{ arxiv_id: Array.from({ length: 101 }, (_, i) => `${i}`).join('|') }, { errors: { arxiv_id: ['Ensure this value has at most 100 alternatives.'] } }],
+    [{ count_only: '1' }, { filters: {}, countOnly: true }],
+    [{ count_only: 'TRUE' }, { filters: {}, countOnly: true }],
+    [{ count_only: 'off' }, { filters: {} }],
+    [{ count_only: '0' }, { filters: {} }],
+    [{ count_only: 'maybe' }, { errors: { count_only: ['Must be a valid boolean.'] } }],
   ])('%j → %j', (query, expected) => {
     expect(read(query)).toEqual(expected);
   });

@@ -6,7 +6,14 @@ import { venueKey } from './venue-key.js';
 
 /** Whether a query's filters include any of the extension filters. */
 export function hasExtensionFilters(filters: PaperFilters): boolean {
-  return filters.published !== undefined || filters.authors !== undefined || filters.proceedings !== undefined || filters.venues !== undefined;
+  return (
+    filters.published !== undefined ||
+    filters.authors !== undefined ||
+    filters.proceedings !== undefined ||
+    filters.venues !== undefined ||
+    filters.arxivIds !== undefined ||
+    filters.ids !== undefined
+  );
 }
 
 /**
@@ -14,7 +21,9 @@ export function hasExtensionFilters(filters: PaperFilters): boolean {
  * names as folded words), which every source must reproduce.
  */
 export function matchesExtensionFilters(paper: Paper, authorWords: readonly (readonly string[])[], filters: PaperFilters): boolean {
-  const { published, authors, proceedings, venues } = filters;
+  const { published, authors, proceedings, venues, arxivIds, ids } = filters;
+  if (ids !== undefined && !ids.includes(paper.id)) return false;
+  if (arxivIds !== undefined && (paper.arxiv_id === null || !arxivIds.includes(paper.arxiv_id))) return false;
   if (published !== undefined && !publishedInRange(paper.published, published.from, published.to)) return false;
   if (proceedings !== undefined && (paper.proceeding === null || !proceedings.includes(paper.proceeding))) return false;
   if (venues !== undefined) {

@@ -36,6 +36,8 @@ describe('the extension parameters over HTTP', () => {
     ['venue=NIPS&ordering=-id', 2, ['d']],
     ['proceeding=acl-2018-7|NIPS+2020+12&ordering=-id', 2, ['b']],
     ['q=alpha&year=2018', 1, ['a']],
+    ['id=d|a|zz&ordering=id', 2, ['a']],
+    ['id=c', 1, ['c']],
   ])('GET ?%s', async (query, expectedCount, expectedIds) => {
     const response = await call(`/api/papers/?${query}`);
     expect(response.status).toBe(200);
@@ -48,11 +50,24 @@ describe('the extension parameters over HTTP', () => {
     ['published_before=x&year=20', '{"published_before":["Enter a valid date."],"year":["Enter a valid year or range of years: 2020, 2016-2020, 2010- or -2015."]}'],
     ['year=2020-13&published_after=1', '{"published_after":["Enter a valid date."],"year":["Enter a valid year or range of years: 2020, 2016-2020, 2010- or -2015."]}'],
     ['author=%21%21', '{"author":["Enter words of an author name, alternatives separated by |."]}'],
+    ['count_only=perhaps&id=' + Array.from({ length: 101 }, (_, i) => i).join('|'), '{"id":["Ensure this value has at most 100 alternatives."],"count_only":["Must be a valid boolean."]}'],
+    ['arxiv_id=' + Array.from({ length: 101 }, (_, i) => i).join('|'), '{"arxiv_id":["Ensure this value has at most 100 alternatives."]}'],
   ])('answers 400 in django-filter\'s shape for ?%s', async (query, body) => {
     const response = await call(`/api/papers/?${query}`);
     expect(response.status).toBe(400);
     expect(response.body).toBe(body);
     expect(response.headers).toMatchObject({ 'Content-Type': 'application/json', Allow: 'GET, HEAD, OPTIONS', Vary: 'Accept' });
+  });
+
+  it('answers count_only=1 with the exact count alone: no results, no links, whatever the page', async () => {
+    for (const url of ['/api/papers/?count_only=1', '/api/papers/?count_only=true&page=99', '/api/papers/?count_only=1&author=neubig&page=last']) {
+      const response = await call(url);
+      expect(response.status, url).toBe(200);
+      const expected = url.includes('neubig') ? 2 : 4;
+      expect(response.body, url).toBe(`{"count":${expected},"next":null,"previous":null,"results":[]}`);
+    }
+    // count_only=0 is an ordinary page.
+    expect(ids((await call('/api/papers/?count_only=0&ordering=id')).body)).toEqual(['a']);
   });
 
   it('shows the same errors as an HTML page to a browser', async () => {

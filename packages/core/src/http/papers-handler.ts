@@ -128,6 +128,11 @@ async function listPapers(
   });
   const ask = (offset: number, limit: number) =>
     callSource((options) => config.source.list(query(offset, limit), options), request.signal, config.timeoutMs);
+  if (list.countOnly && representation !== 'html') {
+    // The count alone: no page is read, no paper fetched, no links.
+    const { count } = await ask(0, 0);
+    return jsonResponse(200, `{"count":${count},"next":null,"previous":null,"results":[]}`, isHead, cacheHeaders);
+  }
   let page = list.page === 'last' ? pageCount((await ask(0, 0)).count, pageSize) : list.page;
   const offset = (page - 1) * pageSize;
   if (offset > MAX_OFFSET) return fail('invalid-page');

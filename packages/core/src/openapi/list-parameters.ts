@@ -3,7 +3,7 @@ import { LIST_QUERY_PARAMETERS, type ListQueryParameter } from '../query/parse-l
 import { FORMAT_VALUES } from '../http/negotiate.js';
 import { MAX_QUERY_LENGTH, MAX_QUERY_TERMS } from '../text/parse-search.js';
 import type { JsonObject } from './json-schema.js';
-import { EXTENSION_PARAMETERS, MAX_AUTHOR_ALTERNATIVES, MAX_AUTHOR_WORDS, MAX_VENUE_VALUES, type ExtensionParameter } from '../filters/extension-params.js';
+import { EXTENSION_PARAMETERS, MAX_AUTHOR_ALTERNATIVES, MAX_AUTHOR_WORDS, MAX_LOOKUP_VALUES, MAX_VENUE_VALUES, type ExtensionParameter } from '../filters/extension-params.js';
 
 /** Page sizes the document states. */
 export interface PageSizes {
@@ -93,12 +93,31 @@ function describeExtensions(): Record<ExtensionParameter, { description: string;
         `aliases apply (by default ${code('nips')} is ${code('neurips')}).`,
       schema: { type: 'string', examples: ['acl', 'neurips', 'acl|emnlp'] },
     },
+    id: {
+      description:
+        `Only the papers with these ids, separated by ${code('|')} (a batch lookup; at most ${MAX_LOOKUP_VALUES}, else 400). ` +
+        `Ids are matched exactly; unknown ids match nothing.`,
+      schema: { type: 'string', examples: ['attention-is-all-you-need', 'attention-is-all-you-need|bert-pre-training-of-deep'] },
+    },
+    count_only: {
+      description:
+        `${code('1')} (or ${code('true')}, ${code('yes')}, ${code('on')}): answer only the exact ${code('count')}, with ` +
+        `${code('results')} empty and ${code('next')}/${code('previous')} null; no paper is fetched and ${code('page')} is not read. ` +
+        `Not a boolean: 400. The HTML view ignores it.`,
+      schema: { type: 'string', enum: ['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'] },
+    },
   };
 }
+
+/** `arxiv_id` with the extensions on: several values make a batch lookup. */
+const ARXIV_ID_ALTERNATIVES =
+  `Only the paper with exactly this arXiv id; or, with several ids separated by ${code('|')} (at most ${MAX_LOOKUP_VALUES}, ` +
+  `else 400), the papers with any of them.`;
 
 /** The list endpoint's query parameters, in the parser's order, the extension parameters last. */
 export function listParameters(sizes: PageSizes, extensions = true): JsonObject[] {
   const described = describeParameters(sizes);
+  if (extensions) described.arxiv_id = { description: ARXIV_ID_ALTERNATIVES, schema: { type: 'string', examples: ['1706.03762', '1706.03762|1810.04805'] } };
   const parameters = LIST_QUERY_PARAMETERS.map((name) => ({ name, in: 'query', required: false, ...described[name] }));
   if (!extensions) return parameters;
   const extended = describeExtensions();
@@ -108,7 +127,7 @@ export function listParameters(sizes: PageSizes, extensions = true): JsonObject[
 /** `FieldErrors`: the body of a 400 for invalid filter values, django-filter's messages by parameter. */
 export function fieldErrorsSchema(): JsonObject {
   const properties: JsonObject = {};
-  for (const name of EXTENSION_PARAMETERS) properties[name] = { type: 'array', items: { type: 'string' }, minItems: 1 };
+  for (const name of ['arxiv_id', ...EXTENSION_PARAMETERS]) properties[name] = { type: 'array', items: { type: 'string' }, minItems: 1 };
   return {
     type: 'object',
     description: 'Invalid filter values: the messages by parameter, as django-filter writes them.',

@@ -29,6 +29,8 @@ export interface ListRequest {
   /** The 1-based page asked for (may exceed any real page), or the last page. */
   page: number | 'last';
   pageSize: number;
+  /** `count_only` (an extension): only the count is wanted. */
+  countOnly: boolean;
 }
 
 /**
@@ -63,9 +65,11 @@ export function parseListQuery(
   if (page === null) return { ok: false, error: 'invalid-page' };
   const filters = parseFilters(pairs);
   const extensions = sizes.extensions ?? { venueAliases: DEFAULT_VENUE_ALIASES };
+  let countOnly = false;
   if (extensions !== false) {
     const read = readExtensionFilters(pairs, filters, extensions);
     if (!read.ok) return { ok: false, error: 'invalid-filter', fieldErrors: read.errors };
+    countOnly = read.countOnly;
   }
   const request: ListRequest = {
     pairs,
@@ -74,6 +78,7 @@ export function parseListQuery(
     ordering: resolveOrdering(lastValue(pairs, 'ordering'), search.terms.length > 0),
     page,
     pageSize: parsePageSize(lastValue(pairs, 'items_per_page'), sizes),
+    countOnly,
   };
   return { ok: true, request };
 }

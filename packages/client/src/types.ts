@@ -88,6 +88,13 @@ export interface ListPapersParams {
   id?: string | readonly string[];
   /** Only the exact `count`: `results` comes back empty, `next` and `previous` null. */
   count_only?: boolean;
+  /**
+   * Only these fields of each paper (sent comma-separated). The papers of `results` then hold
+   * just these keys, whatever their type says: read them as `Partial<Paper>`.
+   */
+  fields?: readonly (keyof Paper)[];
+  /** Each paper without these fields (sent comma-separated); see `fields`. */
+  omit?: readonly (keyof Paper)[];
 }
 
 /** Options of a single call. */

@@ -255,6 +255,7 @@ describe('options and portability', () => {
     );
     expect(listQuery({ arxiv_id: ['1706.03762', '1810.04805'], id: ['a', 'b|c'], count_only: true })).toBe('arxiv_id=1706.03762%7C1810.04805&id=a%7Cb%7Cc&count_only=1');
     expect(listQuery({ id: 'one', count_only: false })).toBe('id=one&count_only=0');
+    expect(listQuery({ fields: ['id', 'title'], omit: ['abstract'] })).toBe('fields=id%2Ctitle&omit=abstract');
   });
 
   it('reads invalid filter values (django-filter\'s 400) into fieldErrors', async () => {

@@ -4,13 +4,14 @@ import { MAX_QUERY_LENGTH } from '../text/parse-search.js';
 import { textWords } from '../text/words.js';
 import { dayBound, intersectRanges, yearRange, type DayRange } from './date-range.js';
 import { venueKeysFor } from './venue-key.js';
+import { readFieldSelection, type PaperField } from '../query/field-selection.js';
 
 /**
  * The list parameters beyond the original API (issue 19), in the order their errors are
  * written. Each is read only when the handler's `extensions` option is on; otherwise they are
  * unknown parameters, ignored as before.
  */
-export const EXTENSION_PARAMETERS = ['published_after', 'published_before', 'year', 'author', 'proceeding', 'venue', 'id', 'count_only'] as const;
+export const EXTENSION_PARAMETERS = ['published_after', 'published_before', 'year', 'author', 'proceeding', 'venue', 'id', 'count_only', 'fields', 'omit'] as const;
 
 /** A parameter of {@link EXTENSION_PARAMETERS}. */
 export type ExtensionParameter = (typeof EXTENSION_PARAMETERS)[number];
@@ -34,6 +35,8 @@ export type FieldErrors = Partial<Record<ExtensionParameter | 'arxiv_id', string
 export interface ExtensionRequest {
   /** `count_only`: answer the count alone (no results, no links). */
   countOnly: boolean;
+  /** `fields`/`omit`: the fields each paper keeps, in canonical order; `null`: all of them. */
+  fields: PaperField[] | null;
 }
 
 /** What the extension parameters read need besides the query. */
@@ -133,7 +136,10 @@ export function readExtensionFilters(
     if (flag === null) errors.count_only = ['Must be a valid boolean.'];
     else countOnly = flag;
   }
-  return Object.keys(errors).length === 0 ? { ok: true, countOnly } : { ok: false, errors };
+  const selection = readFieldSelection(pairs);
+  if (!selection.ok) Object.assign(errors, selection.errors);
+  const fields = selection.ok ? selection.fields : null;
+  return Object.keys(errors).length === 0 ? { ok: true, countOnly, fields } : { ok: false, errors };
 }
 
 const tooManyValues = `Ensure this value has at most ${MAX_LOOKUP_VALUES} alternatives.`;

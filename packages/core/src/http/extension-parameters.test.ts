@@ -70,6 +70,34 @@ describe('the extension parameters over HTTP', () => {
     expect(ids((await call('/api/papers/?count_only=0&ordering=id')).body)).toEqual(['a']);
   });
 
+  it('keeps only the fields asked for, in the usual order, on the list and the detail', async () => {
+    const list = JSON.parse((await call('/api/papers/?fields=title,id&ordering=id&items_per_page=2')).body) as { count: number; next: string; results: unknown[] };
+    expect(list.results).toEqual([
+      { id: 'a', title: 'Alpha' },
+      { id: 'b', title: 'Beta' },
+    ]);
+    expect(list.next).toBe('http://h/api/papers/?fields=title%2Cid&items_per_page=2&ordering=id&page=2');
+    const omitted = JSON.parse((await call('/api/papers/?omit=abstract,url_abs,url_pdf,authors,nips_id,conference,conference_url_abs,conference_url_pdf&id=b')).body) as { results: unknown[] };
+    expect(omitted.results).toEqual([{ id: 'b', arxiv_id: null, title: 'Beta', published: '2020-01-01', proceeding: 'NIPS 2020 12' }]);
+    const detail = await call('/api/papers/c/?fields=published,title');
+    expect(detail.status).toBe(200);
+    expect(detail.body).toBe('{"title":"Gamma","published":null}');
+    expect((await call('/api/papers/c/?omit=published')).body).not.toContain('published');
+    const all = await call('/api/papers/c/');
+    expect((await call('/api/papers/c/?fields=')).body).toBe(all.body);
+  });
+
+  it('answers 400 naming an unknown field, on the list and the detail', async () => {
+    for (const url of ['/api/papers/?fields=id,titel', '/api/papers/c/?fields=id,titel', '/api/papers/nope/?fields=titel']) {
+      const response = await call(url);
+      expect(response.status, url).toBe(400);
+      expect(JSON.parse(response.body), url).toEqual({ fields: [expect.stringMatching(/^Unknown field: "titel"\. Fields are id, arxiv_id/)] });
+    }
+    // With the extensions off, fields is an unknown parameter: ignored.
+    const off = handler({ extensions: false });
+    expect((await off('/api/papers/c/?fields=titel')).body).toBe((await call('/api/papers/c/')).body);
+  });
+
   it('shows the same errors as an HTML page to a browser', async () => {
     const response = await call('/api/papers/?year=soon', { accept: 'text/html' });
     expect(response.status).toBe(400);

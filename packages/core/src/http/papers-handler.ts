@@ -6,6 +6,7 @@ import { renderPaperPage } from '../html/render-paper-page.js';
 import { schemaResponse } from '../openapi/schema-response.js';
 import { buildPageLinks, pageCount } from '../pagination/page-links.js';
 import { parseListQuery, type ListRequest } from '../query/parse-list-query.js';
+import { readFieldSelection, serializeFields } from '../query/field-selection.js';
 import { lastValue, parseQueryString } from '../query/query-string.js';
 import type { PaperQuery } from '../source.js';
 import { refusalCode } from '../source-errors.js';
@@ -78,13 +79,16 @@ export function createPapersHandler(options: PapersHandlerOptions): PapersHandle
     const cacheHeaders: Record<string, string> = etag === undefined ? {} : { ETag: etag };
     try {
       if (route.kind === 'retrieve') {
+        const selection = config.extensions === false ? ({ ok: true, fields: null } as const) : readFieldSelection(parsed.pairs);
+        if (!selection.ok) return fieldErrorsResponse(selection.errors, isHead, representation === 'html' ? { listUrl: listPath } : null);
         const paper = await callSource((options) => config.source.get(route.id, options), request.signal, config.timeoutMs);
         if (paper === null) return fail('not-found');
         if (representation === 'html') {
           const jsonUrl = urlWithQuery(linkOrigin(config, request) + pathname, withJsonFormat(parsed.pairs));
           return htmlResponse(200, renderPaperPage({ paper: toPaper(paper), listUrl: listPath, jsonUrl }), isHead, cacheHeaders);
         }
-        return jsonResponse(200, toJsonBytes(paper), isHead, cacheHeaders);
+        const body = selection.fields === null ? toJsonBytes(paper) : serializeFields(toPaper(paper), selection.fields);
+        return jsonResponse(200, body, isHead, cacheHeaders);
       }
       const list = parseListQuery(parsed.pairs, config);
       if (!list.ok) {
@@ -156,7 +160,10 @@ async function listPapers(
   const chunks: Uint8Array[] = [
     encodeUtf8(`{"count":${count},"next":${JSON.stringify(links.next)},"previous":${JSON.stringify(links.previous)},"results":[`),
   ];
-  if (resultsJson !== undefined) chunks.push(resultsJson);
+  if (list.fields !== null) {
+    const fields = list.fields;
+    chunks.push(encodeUtf8(results.map((paper) => serializeFields(toPaper(paper), fields)).join(',')));
+  } else if (resultsJson !== undefined) chunks.push(resultsJson);
   else {
     results.forEach((paper, i) => {
       if (i > 0) chunks.push(COMMA);

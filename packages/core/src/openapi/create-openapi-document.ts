@@ -3,7 +3,7 @@ import { CONTRACT_HEADERS } from '../http/respond.js';
 import { componentSchemas } from './component-schemas.js';
 import { errorResponseComponents, errorResponseName, errorStatuses } from './error-responses.js';
 import { componentRef, type JsonObject } from './json-schema.js';
-import { fieldErrorsSchema, formatParameter, listParameters } from './list-parameters.js';
+import { detailParameters, fieldErrorsSchema, formatParameter, listParameters } from './list-parameters.js';
 
 /** Options of {@link createOpenApiDocument}. */
 export interface OpenApiDocumentOptions {
@@ -119,7 +119,7 @@ export function createOpenApiDocument(options: OpenApiDocumentOptions): JsonObje
             headers: cached,
             content: { 'application/json': { schema: componentRef('schemas', 'Paper') }, ...html },
           },
-          [componentRef('parameters', 'format')],
+          [...detailParameters(options.extensions ?? true), componentRef('parameters', 'format')],
         ),
       },
       '/papers': redirect('listPapersRedirect', []),

@@ -3,6 +3,7 @@ import { LIST_QUERY_PARAMETERS, type ListQueryParameter } from '../query/parse-l
 import { FORMAT_VALUES } from '../http/negotiate.js';
 import { MAX_QUERY_LENGTH, MAX_QUERY_TERMS } from '../text/parse-search.js';
 import type { JsonObject } from './json-schema.js';
+import { PAPER_FIELDS } from '../paper.js';
 import { EXTENSION_PARAMETERS, MAX_AUTHOR_ALTERNATIVES, MAX_AUTHOR_WORDS, MAX_LOOKUP_VALUES, MAX_VENUE_VALUES, type ExtensionParameter } from '../filters/extension-params.js';
 
 /** Page sizes the document states. */
@@ -106,7 +107,32 @@ function describeExtensions(): Record<ExtensionParameter, { description: string;
         `Not a boolean: 400. The HTML view ignores it.`,
       schema: { type: 'string', enum: ['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'] },
     },
+    ...describeFieldSelection(),
   };
+}
+
+/** `fields` and `omit`, on the list and the detail. */
+function describeFieldSelection(): Record<'fields' | 'omit', { description: string; schema: JsonObject }> {
+  const names = PAPER_FIELDS.map(code).join(', ');
+  return {
+    fields: {
+      description:
+        `Comma-separated fields each paper keeps (the others are left out), written in the usual order whatever the ` +
+        `order named: of ${names}. An unknown name: 400 ${code('{"fields":["Unknown field: …"]}')}. The HTML view ignores it.`,
+      schema: { type: 'string', examples: ['id,title', 'id,arxiv_id,published'] },
+    },
+    omit: {
+      description: `Comma-separated fields each paper leaves out (after ${code('fields')}, if both are given). An unknown name: 400.`,
+      schema: { type: 'string', examples: ['abstract', 'abstract,authors'] },
+    },
+  };
+}
+
+/** The detail's query parameters beyond `format`: `fields` and `omit` with the extensions on. */
+export function detailParameters(extensions = true): JsonObject[] {
+  if (!extensions) return [];
+  const described = describeFieldSelection();
+  return (['fields', 'omit'] as const).map((name) => ({ name, in: 'query', required: false, ...described[name] }));
 }
 
 /** `arxiv_id` with the extensions on: several values make a batch lookup. */

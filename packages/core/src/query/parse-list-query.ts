@@ -5,6 +5,7 @@ import { parseSearch } from '../text/parse-search.js';
 import { lastValue, type QueryPair } from './query-string.js';
 import { DEFAULT_VENUE_ALIASES } from '../filters/venue-key.js';
 import { readExtensionFilters, type ExtensionOptions, type FieldErrors } from '../filters/extension-params.js';
+import type { PaperField } from './field-selection.js';
 
 /** Page sizes of a list endpoint. */
 export interface PageSizeOptions {
@@ -31,6 +32,8 @@ export interface ListRequest {
   pageSize: number;
   /** `count_only` (an extension): only the count is wanted. */
   countOnly: boolean;
+  /** `fields`/`omit` (extensions): the fields each paper keeps, in canonical order; `null`: all. */
+  fields: PaperField[] | null;
 }
 
 /**
@@ -66,10 +69,11 @@ export function parseListQuery(
   const filters = parseFilters(pairs);
   const extensions = sizes.extensions ?? { venueAliases: DEFAULT_VENUE_ALIASES };
   let countOnly = false;
+  let fields: PaperField[] | null = null;
   if (extensions !== false) {
     const read = readExtensionFilters(pairs, filters, extensions);
     if (!read.ok) return { ok: false, error: 'invalid-filter', fieldErrors: read.errors };
-    countOnly = read.countOnly;
+    ({ countOnly, fields } = read);
   }
   const request: ListRequest = {
     pairs,
@@ -79,6 +83,7 @@ export function parseListQuery(
     page,
     pageSize: parsePageSize(lastValue(pairs, 'items_per_page'), sizes),
     countOnly,
+    fields,
   };
   return { ok: true, request };
 }

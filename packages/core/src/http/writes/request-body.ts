@@ -19,12 +19,14 @@ const utf8 = new TextEncoder();
  * Reads a body up to `maxBytes`, counted on the bytes received and, with `gzip`, again on the
  * decompressed bytes (a small gzip bomb is stopped as soon as it expands past the limit). Gzip
  * goes through the standard `DecompressionStream` (Node 18+, browsers, workers). When the limit
- * is passed, reading stops: a Node request stream is left as it is (Node discards the rest once the
- * answer is written; destroying it would cut the connection before the `413`).
+ * is passed, a stream is cancelled; an async iterable (a Node request) is read on to its end in
+ * the background and discarded, as Node and body-parser do, so the `413` reaches the client
+ * (closing a socket with unread data would reset the connection under the answer).
  */
 export async function readBody(body: PapersRequestBody | undefined, options: { maxBytes: number; gzip: boolean }): Promise<BodyResult> {
   if (body === undefined) return { ok: true, bytes: new Uint8Array(0) };
-  let stream = rawStream(body, options.maxBytes);
+  const source = chunkReader(body);
+  let stream = rawStream(source.next, options.maxBytes);
   if (options.gzip) stream = stream.pipeThrough(new DecompressionStream('gzip') as unknown as TransformStream<Uint8Array, Uint8Array>);
   const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
@@ -36,12 +38,16 @@ export async function readBody(body: PapersRequestBody | undefined, options: { m
       length += next.value.byteLength;
       if (length > options.maxBytes) {
         void reader.cancel().catch(() => {});
+        source.discard();
         return { ok: false, problem: 'too-large' };
       }
       chunks.push(next.value);
     }
   } catch (error) {
-    if (error instanceof TooLarge) return { ok: false, problem: 'too-large' };
+    if (error instanceof TooLarge) {
+      source.discard();
+      return { ok: false, problem: 'too-large' };
+    }
     if (options.gzip) return { ok: false, problem: 'bad-gzip' };
     throw error;
   }
@@ -49,8 +55,7 @@ export async function readBody(body: PapersRequestBody | undefined, options: { m
 }
 
 /** The body as a stream of at most `maxBytes` bytes (errored with `TooLarge` past it). */
-function rawStream(body: PapersRequestBody, maxBytes: number): ReadableStream<Uint8Array> {
-  const next = chunkReader(body);
+function rawStream(next: () => Promise<Uint8Array | null>, maxBytes: number): ReadableStream<Uint8Array> {
   let received = 0;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -63,30 +68,41 @@ function rawStream(body: PapersRequestBody, maxBytes: number): ReadableStream<Ui
   });
 }
 
-/** A function giving the body's next chunk, `null` at the end. */
-function chunkReader(body: PapersRequestBody): () => Promise<Uint8Array | null> {
+/** The body's chunks one by one (`null` at the end), and how to throw away the rest. */
+interface ChunkReader {
+  next: () => Promise<Uint8Array | null>;
+  discard: () => void;
+}
+
+function chunkReader(body: PapersRequestBody): ChunkReader {
   if (body instanceof Uint8Array) {
     let done = false;
-    return async () => {
+    const next = async () => {
       if (done) return null;
       done = true;
       return body;
     };
+    return { next, discard: () => {} };
   }
   if (typeof (body as ReadableStream<Uint8Array>).getReader === 'function') {
     const reader = (body as ReadableStream<Uint8Array>).getReader();
-    return async () => {
+    const next = async () => {
       const result = await reader.read();
       return result.done ? null : result.value;
     };
+    return { next, discard: () => void reader.cancel().catch(() => {}) };
   }
   // Not `for await`: leaving the loop early would call `return()`, which destroys a Node request.
   const iterator = (body as AsyncIterable<Uint8Array | string>)[Symbol.asyncIterator]();
-  return async () => {
+  const next = async () => {
     const result = await iterator.next();
     if (result.done === true) return null;
     return typeof result.value === 'string' ? utf8.encode(result.value) : result.value;
   };
+  const discard = async () => {
+    while ((await next()) !== null);
+  };
+  return { next, discard: () => void discard().catch(() => {}) };
 }
 
 function concat(chunks: readonly Uint8Array[], length: number): Uint8Array {

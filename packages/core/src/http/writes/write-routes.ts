@@ -49,7 +49,7 @@ export function createWriteRoutes(config: ResolvedHandlerOptions, writes: WriteC
     if (encoding === null) {
       return json(415, { detail: `Unsupported content encoding "${header(request, 'content-encoding') ?? ''}" in request: send it plain or gzip.` });
     }
-    const tooLarge = () => json(413, { detail: `Request body too large: at most ${writes.maxBytes} bytes, received and decompressed.` }, { Connection: 'close' });
+    const tooLarge = () => json(413, { detail: `Request body too large: at most ${writes.maxBytes} bytes, received and decompressed.` });
     const declared = Number(header(request, 'content-length') ?? '0');
     if (declared > writes.maxBytes) return tooLarge();
     const read = await readBody(request.body, { maxBytes: writes.maxBytes, gzip: encoding === 'gzip' });

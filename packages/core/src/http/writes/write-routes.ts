@@ -86,6 +86,12 @@ export function createWriteRoutes(config: ResolvedHandlerOptions, writes: WriteC
   };
 
   const remove = async (request: PapersRequest, id: string): Promise<PapersResponse> => {
+    // An absent id is a 404 without a write (no batch to build, journal or wait for).
+    try {
+      if ((await callSource((options) => writes.source.get(id, options), request.signal, config.timeoutMs)) === null) return fail('not-found');
+    } catch (error) {
+      return sourceFailure(config, request, error, fail);
+    }
     const result = await write(request, [{ op: 'delete', id }]);
     if (!isWriteResult(result)) return result;
     if (result.deleted === 0) return fail('not-found');

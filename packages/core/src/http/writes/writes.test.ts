@@ -123,6 +123,17 @@ describe('HTTP writes: statuses', () => {
     expect(list.status).toBe(200);
   });
 
+  it('DELETE of an absent id is a 404 without a write', async () => {
+    const inner = createMemorySource(base());
+    let writes = 0;
+    const counting: WritableSource = { list: (q, o) => inner.list(q, o), get: (id, o) => inner.get(id, o), write: (changes, o) => (writes++, inner.write(changes, o)) };
+    const { call } = setup({ writeToken: TOKEN }, counting);
+    expect((await call({ method: 'DELETE', url: '/papers/zz/', headers: AUTH })).status).toBe(404);
+    expect(writes).toBe(0);
+    expect((await call({ method: 'DELETE', url: '/papers/a/', headers: AUTH })).status).toBe(204);
+    expect(writes).toBe(1);
+  });
+
   it('DELETE removes the paper: GET is then 404', async () => {
     const { call } = setup();
     expect((await call({ method: 'DELETE', url: '/papers/b/', headers: AUTH })).status).toBe(204);

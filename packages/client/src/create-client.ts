@@ -2,7 +2,7 @@ import { anySignal, sleep } from './abort-signals.js';
 import { listQuery } from './list-query.js';
 import { PaperlistError } from './paperlist-error.js';
 import { parseRetryAfter, retryDelay, RETRIED_STATUSES, type RetryPolicy } from './retry-delay.js';
-import type { ListPapersParams, Paper, PaperList, RequestOptions } from './types.js';
+import type { BulkOptions, ListPapersParams, Paper, PaperChange, PaperInput, PaperList, RequestOptions, UpsertResult, WriteResult } from './types.js';
 
 /** Options of {@link createClient}. */
 export interface ClientOptions {
@@ -23,6 +23,12 @@ export interface ClientOptions {
   signal?: AbortSignal;
   /** Extra request headers (an API key for a proxy in front, say). */
   headers?: Record<string, string>;
+  /**
+   * The server's write token, sent as `Authorization: Token <token>` by the writes (`upsert`,
+   * `remove`, `bulk`) only; reads never carry it. Without it writes go without credentials
+   * (the server answers 401 unless something in front adds them).
+   */
+  token?: string;
 }
 
 /** A typed client of the papers API. */
@@ -38,6 +44,22 @@ export interface PaperlistClient {
    * @example for await (const paper of client.iterPapers({ q: 'bert', items_per_page: 500 })) console.log(paper.title);
    */
   iterPapers(params?: ListPapersParams, options?: RequestOptions): AsyncGenerator<Paper, void, undefined>;
+  /**
+   * Stores one paper (`PUT /papers/{id}/`): created, or replaced whole. Fields left out take
+   * their absent value (`null`, `""`, `[]`); `title`, `url_abs` and `url_pdf` are required.
+   * Invalid fields throw a {@link PaperlistError} 400 whose `body` holds the errors by field.
+   */
+  upsert(paper: PaperInput, options?: RequestOptions): Promise<UpsertResult>;
+  /** Deletes one paper (`DELETE /papers/{id}/`); an unknown id throws a {@link PaperlistError} 404. */
+  remove(id: string, options?: RequestOptions): Promise<void>;
+  /**
+   * Applies a batch of upserts and deletes as one, all or nothing (`POST /papers/`, JSON Lines).
+   * An invalid change throws a {@link PaperlistError} 400 whose `body.lines` lists each invalid
+   * line (line `n` is change `n - 1`); nothing is then applied.
+   *
+   * @example await client.bulk([{ op: 'upsert', paper }, { op: 'delete', id: 'old-paper' }], { gzip: true });
+   */
+  bulk(changes: Iterable<PaperChange>, options?: BulkOptions): Promise<WriteResult>;
 }
 
 /**
@@ -56,19 +78,25 @@ export function createClient(options: ClientOptions): PaperlistClient {
     maxDelayMs: nonNegativeInteger('maxRetryDelayMs', options.maxRetryDelayMs ?? 30_000),
   };
   const headers = { ...options.headers, Accept: 'application/json' };
+  const writeHeaders: Record<string, string> = options.token === undefined ? headers : { ...headers, Authorization: `Token ${options.token}` };
 
-  async function getJson<T>(url: string, callOptions: RequestOptions): Promise<T> {
+  /** One call, retried on 429 and 503 (a write too: a 503 applied nothing, and every write is idempotent). */
+  async function call<T>(url: string, callOptions: RequestOptions, init: { method: string; headers?: Record<string, string>; body?: BodyInit } = { method: 'GET' }): Promise<{ status: number; body: T }> {
     const signal = anySignal([options.signal, callOptions.signal]);
     for (let attempt = 0; ; attempt++) {
       const fetchImpl = options.fetch ?? globalThis.fetch;
-      const response = await fetchImpl(url, { method: 'GET', headers, ...(signal === undefined ? {} : { signal }) });
-      if (response.ok) return readJson<T>(response, url);
+      const response = await fetchImpl(url, { headers, ...init, ...(signal === undefined ? {} : { signal }) });
+      if (response.status === 204) return { status: 204, body: undefined as T };
+      if (response.ok) return { status: response.status, body: await readJson<T>(response, url) };
       const error = await toError(response, url);
       const wait = RETRIED_STATUSES.has(response.status) && attempt < policy.retries ? retryDelay(attempt, error.retryAfterMs, policy) : null;
       if (wait === null) throw error;
       await sleep(wait, signal);
     }
   }
+
+  const getJson = async <T>(url: string, callOptions: RequestOptions) => (await call<T>(url, callOptions)).body;
+  const paperUrl = (id: string) => `${base}papers/${encodeURIComponent(id)}/`;
 
   const listUrl = (params: ListPapersParams) => {
     const query = listQuery(params);
@@ -77,7 +105,7 @@ export function createClient(options: ClientOptions): PaperlistClient {
 
   return {
     listPapers: (params = {}, callOptions = {}) => getJson<PaperList>(listUrl(params), callOptions),
-    getPaper: (id, callOptions = {}) => getJson<Paper>(`${base}papers/${encodeURIComponent(id)}/`, callOptions),
+    getPaper: (id, callOptions = {}) => getJson<Paper>(paperUrl(id), callOptions),
     async *iterPapers(params = {}, callOptions = {}) {
       let url: string | null = listUrl(params);
       while (url !== null) {
@@ -86,7 +114,35 @@ export function createClient(options: ClientOptions): PaperlistClient {
         url = page.next;
       }
     },
+    async upsert(paper, callOptions = {}) {
+      const answer = await call<Paper>(paperUrl(paper.id), callOptions, {
+        method: 'PUT',
+        headers: { ...writeHeaders, 'Content-Type': 'application/json' },
+        body: JSON.stringify(paper),
+      });
+      return { paper: answer.body, created: answer.status === 201 };
+    },
+    async remove(id, callOptions = {}) {
+      await call<void>(paperUrl(id), callOptions, { method: 'DELETE', headers: writeHeaders });
+    },
+    async bulk(changes, bulkOptions = {}) {
+      const text = [...changes].map((change) => JSON.stringify(change.op === 'delete' ? { delete: change.id } : change.paper)).join('\n') + '\n';
+      const gzip = bulkOptions.gzip === true;
+      const body = gzip ? await gzipText(text) : text;
+      const answer = await call<WriteResult>(`${base}papers/`, bulkOptions, {
+        method: 'POST',
+        headers: { ...writeHeaders, 'Content-Type': 'application/x-ndjson', ...(gzip ? { 'Content-Encoding': 'gzip' } : {}) },
+        body,
+      });
+      return answer.body;
+    },
   };
+}
+
+/** Gzip of a text with the standard `CompressionStream` (Node 18+, browsers, Deno, Bun, workers). */
+async function gzipText(text: string): Promise<Uint8Array<ArrayBuffer>> {
+  const stream = new Blob([text]).stream().pipeThrough(new CompressionStream('gzip'));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
 async function readJson<T>(response: Response, url: string): Promise<T> {
@@ -101,8 +157,9 @@ async function readJson<T>(response: Response, url: string): Promise<T> {
 async function toError(response: Response, url: string): Promise<PaperlistError> {
   let detail = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
   let fieldErrors: Record<string, string[]> | null = null;
+  let body: unknown = null;
   try {
-    const body: unknown = JSON.parse(await response.text());
+    body = JSON.parse(await response.text());
     if (typeof body === 'object' && body !== null && typeof (body as { detail?: unknown }).detail === 'string') {
       detail = (body as { detail: string }).detail;
     } else if (isFieldErrors(body)) {
@@ -113,7 +170,7 @@ async function toError(response: Response, url: string): Promise<PaperlistError>
   } catch {
     // Not JSON (a proxy's error page, say): keep the status line.
   }
-  return new PaperlistError(response.status, detail, url, parseRetryAfter(response.headers.get('retry-after')), fieldErrors);
+  return new PaperlistError(response.status, detail, url, parseRetryAfter(response.headers.get('retry-after')), fieldErrors, body);
 }
 
 /** `{"name": ["message", …], …}` with at least one entry. */

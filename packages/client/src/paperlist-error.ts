@@ -20,8 +20,21 @@ export class PaperlistError extends Error {
    * (`{"published_after": ["Enter a valid date."]}`); `detail` then joins them. Else null.
    */
   readonly fieldErrors: Readonly<Record<string, readonly string[]>> | null;
+  /**
+   * The answer's JSON body as sent, or null when it was not JSON: the errors by field of an
+   * invalid `upsert` (`{"title": ["This field is required."]}`), or the `{"detail", "lines"}` of an
+   * invalid `bulk` batch (each line with its number and errors).
+   */
+  readonly body: unknown;
 
-  constructor(status: number, detail: string, url: string, retryAfterMs: number | null = null, fieldErrors: Readonly<Record<string, readonly string[]>> | null = null) {
+  constructor(
+    status: number,
+    detail: string,
+    url: string,
+    retryAfterMs: number | null = null,
+    fieldErrors: Readonly<Record<string, readonly string[]>> | null = null,
+    body: unknown = null,
+  ) {
     super(`paperlist: ${status} ${detail} (${url})`);
     this.name = 'PaperlistError';
     this.status = status;
@@ -29,5 +42,6 @@ export class PaperlistError extends Error {
     this.url = url;
     this.retryAfterMs = retryAfterMs;
     this.fieldErrors = fieldErrors;
+    this.body = body;
   }
 }

@@ -102,3 +102,35 @@ export interface RequestOptions {
   /** Aborts this call (the client's own `signal` applies too). */
   signal?: AbortSignal;
 }
+
+/**
+ * A paper as a write sends it: `id`, `title`, `url_abs` and `url_pdf` required, the other fields
+ * optional (left out: `null`, `abstract` `""`, `authors` `[]`).
+ */
+export type PaperInput = Pick<Paper, 'id' | 'title' | 'url_abs' | 'url_pdf'> & Partial<Omit<Paper, 'id' | 'title' | 'url_abs' | 'url_pdf'>>;
+
+/** One change of a `client.bulk` batch: store a paper, or delete one by id. */
+export type PaperChange = { op: 'upsert'; paper: PaperInput } | { op: 'delete'; id: string };
+
+/** What a write batch did, counted change by change in batch order. */
+export interface WriteResult {
+  /** Upserts of an id that was not in the catalogue. */
+  created: number;
+  /** Upserts of an id that was. */
+  updated: number;
+  /** Deletes of an id that was (deleting an absent id counts nowhere). */
+  deleted: number;
+}
+
+/** What `upsert` answers: the paper as stored, and whether it is new. */
+export interface UpsertResult {
+  paper: Paper;
+  /** `true` when the id was new (201), `false` when a paper was replaced (200). */
+  created: boolean;
+}
+
+/** Options of `bulk`. */
+export interface BulkOptions extends RequestOptions {
+  /** Send the batch gzip-compressed (`CompressionStream`). Default false. */
+  gzip?: boolean;
+}

@@ -29,6 +29,7 @@ export async function servePaperlist(options: PapersHandlerOptions, intercept?: 
       headers: req.headers,
       basePath: '/api/v1',
       origin: `http://${req.headers.host ?? '127.0.0.1'}`,
+      body: req,
     })
       .then((answer) => {
         if (answer === null) {

@@ -4,6 +4,7 @@ import { loadSamplePapers } from '@paperlist/core/sample';
 import { fixturePapers } from './fixture-papers.js';
 import { pathOf, rawRequest, type RawRequestOptions, type RawResponse } from './raw-request.js';
 import type { RunningServer } from './serve-fetch-handler.js';
+import { defineWriteCases } from './http-write-cases.js';
 
 /** Options a target's server is started with: the handler's options and where to mount it. */
 export type ConformanceServerOptions = PapersHandlerOptions & { mount: string };
@@ -1052,6 +1053,8 @@ export function defineHttpConformanceSuite(target: HttpConformanceTarget): void 
         },
       );
     });
+
+    defineWriteCases(target.start.bind(target));
 
     describe('walking the sample page by page', () => {
       const walks: [string, string, (papers: Paper[]) => Paper[]][] = [

@@ -14,7 +14,7 @@ export interface RawRequestOptions {
   method?: string;
   /** Extra headers; `host` replaces the one Node would send. */
   headers?: Record<string, string>;
-  body?: string;
+  body?: string | Uint8Array;
 }
 
 /**

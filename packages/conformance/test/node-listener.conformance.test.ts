@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { Agent, createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMemorySource, type PaperSource } from '@paperlist/core';
@@ -87,6 +87,41 @@ describe('createRequestListener beyond the contract', () => {
     expect(response.status).toBe(503);
     expect(errors).toHaveLength(1);
     expect((await rawRequest(origin, '/papers/x/')).status).toBe(404);
+  });
+
+  it('answers 413 to a chunked write body past maxWriteBytes while the client is still sending, and reads the rest away', async () => {
+    const origin = await start(createRequestListener({ source: createMemorySource([...fixturePapers]), mount: '', writeToken: 'tok', maxWriteBytes: 2000 }));
+    const { port } = new URL(origin);
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = httpRequest({ host: '127.0.0.1', port, path: '/papers/', method: 'POST', agent, headers: { authorization: 'Token tok', 'content-type': 'application/x-ndjson' } }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      });
+      req.on('error', reject);
+      const line = `${JSON.stringify({ ...fixturePapers[0]!, id: 'x' })}\n`;
+      let sent = 0;
+      const pump = () => {
+        while (sent < 200) {
+          sent++;
+          if (!req.write(line)) return void req.once('drain', pump);
+        }
+        req.end();
+      };
+      pump();
+    });
+    expect(answer).toEqual({ status: 413, text: '{"detail":"Request body too large: at most 2000 bytes, received and decompressed."}' });
+    // The same kept-alive connection answers the next request.
+    const next = await new Promise<number>((resolve, reject) => {
+      httpRequest({ host: '127.0.0.1', port, path: '/papers/x/', agent }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      }).on('error', reject).end();
+    });
+    expect(next).toBe(404);
+    agent.destroy();
   });
 
   it('reads X-Forwarded-Proto and -Host only from trusted proxies', async () => {

@@ -48,7 +48,8 @@ export {
   type FieldLengths,
 } from './search/relevance.js';
 
-export type { PapersRequest, PapersResponse, PapersHandler } from './http/types.js';
+export type { PapersRequest, PapersRequestBody, PapersResponse, PapersHandler } from './http/types.js';
+export { DEFAULT_MAX_WRITE_BYTES } from './http/writes/write-options.js';
 export { API_ERRORS, errorDetail, type ApiErrorCode } from './http/api-errors.js';
 export { createPapersHandler } from './http/papers-handler.js';
 export { createFetchHandler, type FetchHandlerOptions, type FetchHandler, type FallthroughFetchHandler } from './http/fetch-handler.js';

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createPapersHandler, type PapersHandlerOptions, type PapersResponse } from '@paperlist/core';
+import { createPapersHandler, type PapersHandlerOptions, type PapersRequest, type PapersResponse } from '@paperlist/core';
 
 /** Options of {@link papersRouter}: the core handler's options, unchanged. */
 export type PapersRouterOptions = PapersHandlerOptions;
@@ -38,10 +38,13 @@ export function papersRouter(options: PapersRouterOptions): PapersMiddleware {
       if (!res.writableFinished) controller.abort();
     });
     const host = requestHost(req);
+    const parsed = parsedBody(req);
     handle({
       method: req.method ?? 'GET',
       url: req.originalUrl,
-      headers: req.headers,
+      // A body a parser already read was decompressed by it: its coding and length no longer apply.
+      headers: parsed === undefined ? req.headers : { ...req.headers, 'content-encoding': undefined, 'content-length': undefined },
+      body: parsed ?? req,
       basePath: req.baseUrl,
       ...(host === undefined ? {} : { origin: `${req.protocol}://${host}` }),
       signal: controller.signal,
@@ -63,6 +66,20 @@ function requestHost(req: ExpressRequestLike): string | undefined {
     return forwarded.split(',')[0]?.trim() || undefined;
   }
   return req.get('host') || undefined;
+}
+
+/**
+ * The body when a body parser mounted before the router already read it: `express.raw()` (a
+ * Buffer), `express.text()` (a string) or `express.json()` (the parsed value, written out again
+ * as JSON; its size limit, 100 kB by default, then applies first). Otherwise `undefined`, and
+ * the core reads the request stream itself, for writes only.
+ */
+function parsedBody(req: ExpressRequestLike): PapersRequest['body'] {
+  // body-parser 1 sets `req.body = {}` even for types it skips: only a stream read to its end was parsed.
+  const { body } = req as { body?: unknown };
+  if (!req.readableEnded || body === undefined) return undefined;
+  if (body instanceof Uint8Array) return body;
+  return new TextEncoder().encode(typeof body === 'string' ? body : JSON.stringify(body));
 }
 
 // Raw Node calls: `res.send`/`res.set` would append `; charset=utf-8` to the Content-Type.

@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { request as httpRequest } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import express4 from 'express';
 import express5 from 'express5';
@@ -134,6 +135,28 @@ for (const [name, express] of [
       const res = await rawRequest(server.url, '/api/v1/papers/');
       expect(res.status).toBe(418);
       expect(res.text).toBe('caught boom');
+    });
+
+    it('writes still work behind express.json(), express.raw() and express.text() mounted before the router', async () => {
+      const paper = { ...fixturePapers[0]!, title: 'Parsed First' };
+      const parsers = [
+        express.json(),
+        express.raw({ type: ['application/json', 'application/x-ndjson'] }),
+        express.text({ type: ['application/json', 'application/x-ndjson'] }),
+      ];
+      for (const parser of parsers) {
+        const server = await start(
+          { source: createMemorySource([...fixturePapers]), mount: '/api/v1', writeToken: 'tok' },
+          { before: (app) => app.use(parser) },
+        );
+        const headers = { authorization: 'Token tok', 'content-type': 'application/json' };
+        const put = await rawRequest(server.url, `/api/v1/papers/${paper.id}/`, { method: 'PUT', headers, body: JSON.stringify(paper) });
+        expect([put.status, JSON.parse(put.text).title]).toEqual([200, 'Parsed First']);
+        // gzip, inflated by the parser: the core must not inflate it again.
+        const zipped = gzipSync(JSON.stringify({ ...paper, title: 'Zipped' }));
+        const gz = await rawRequest(server.url, `/api/v1/papers/${paper.id}/`, { method: 'PUT', headers: { ...headers, 'content-encoding': 'gzip' }, body: zipped });
+        expect([gz.status, JSON.parse(gz.text).title]).toEqual([200, 'Zipped']);
+      }
     });
 
     it('aborts the signal passed to the source when the client disconnects', async () => {

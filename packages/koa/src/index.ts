@@ -46,10 +46,15 @@ export function papersRouter(options: PapersRouterOptions): Router {
     ctx.res.on('close', () => {
       if (!ctx.res.writableFinished) controller.abort();
     });
+    // A body parser mounted before the router (koa-bodyparser, @koa/bodyparser) read the body
+    // and decompressed it: its `rawBody` goes on, without the coding and length headers.
+    const rawBody: unknown = (ctx.request as { rawBody?: unknown }).rawBody;
+    const parsed = typeof rawBody === 'string';
     const request: PapersRequest = {
       method: ctx.method,
       url: ctx.originalUrl,
-      headers: ctx.headers,
+      headers: parsed ? { ...ctx.headers, 'content-encoding': undefined, 'content-length': undefined } : ctx.headers,
+      body: parsed ? new TextEncoder().encode(rawBody) : ctx.req,
       basePath: prefix,
       // Not `ctx.origin`: Koa 3 made it the Origin request header. `ctx.protocol` and
       // `ctx.host` honour `app.proxy` on Koa 2 and 3 alike.

@@ -140,6 +140,29 @@ describe('@paperlist/koa', () => {
     expect(res.text).toBe('caught boom');
   });
 
+  it('writes take ctx.request.rawBody when a body parser read the body first', async () => {
+    const paper = { ...fixturePapers[0]!, title: 'Parsed First' };
+    const server = await start(
+      { source: createMemorySource([...fixturePapers]), prefix: '/api/v1', writeToken: 'tok' },
+      {
+        // What koa-bodyparser and @koa/bodyparser leave behind: the stream read, its text in rawBody.
+        before: (app) =>
+          app.use(async (ctx, next) => {
+            const chunks: Buffer[] = [];
+            for await (const chunk of ctx.req) chunks.push(chunk as Buffer);
+            (ctx.request as unknown as { rawBody: string }).rawBody = Buffer.concat(chunks).toString('utf8');
+            return next();
+          }),
+      },
+    );
+    const put = await rawRequest(server.url, `/api/v1/papers/${paper.id}/`, {
+      method: 'PUT',
+      headers: { authorization: 'Token tok', 'content-type': 'application/json' },
+      body: JSON.stringify(paper),
+    });
+    expect([put.status, JSON.parse(put.text).title]).toEqual([200, 'Parsed First']);
+  });
+
   it('aborts the signal passed to the source when the client disconnects', async () => {
     let listCalled!: () => void;
     const called = new Promise<void>((resolve) => (listCalled = resolve));

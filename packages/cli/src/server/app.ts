@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import type { PaperSource, PapersRequest } from '@paperlist/core';
+import type { PaperSource, PapersHandlerOptions, PapersRequest } from '@paperlist/core';
 import { createRequestListener, writeResponse, type TrustProxy } from '@paperlist/core/node';
 import { compressAnswer, ifNoneMatchForVariant, negotiateEncoding } from './compression.js';
 import { Cors } from './cors.js';
@@ -16,7 +16,8 @@ export interface ServerState {
   inFlight: number;
 }
 
-export interface AppOptions {
+export interface AppOptions extends Pick<PapersHandlerOptions, 'writeToken' | 'authorize' | 'maxWriteBytes'> {
+  /** A `WritableSource` when `writeToken` or `authorize` enables the write API. */
   source: PaperSource;
   state: ServerState;
   /** Where the API is mounted: `/api/v1` (the original paths), or `` for the root. */
@@ -67,7 +68,9 @@ export interface AccessLine {
 export function createApp(options: AppOptions): RequestListener {
   const { state, mount } = options;
   const compression = options.compression !== false;
-  const cors = options.cors === undefined || options.cors.length === 0 ? null : new Cors(options.cors);
+  const writes = options.writeToken !== undefined || options.authorize !== undefined;
+  const cors =
+    options.cors === undefined || options.cors.length === 0 ? null : new Cors(options.cors, writes ? 'GET, HEAD, OPTIONS, PUT, DELETE, POST' : undefined);
   const papers = createRequestListener({
     source: options.source,
     mount,
@@ -77,6 +80,10 @@ export function createApp(options: AppOptions): RequestListener {
     ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
+    // The write API (`PUT`/`DELETE`/`POST`), when enabled; the request listener streams the bodies in.
+    ...(options.writeToken === undefined ? {} : { writeToken: options.writeToken }),
+    ...(options.authorize === undefined ? {} : { authorize: options.authorize }),
+    ...(options.maxWriteBytes === undefined ? {} : { maxWriteBytes: options.maxWriteBytes }),
     onError: (error: unknown, request: PapersRequest) => options.onError(error, `${request.method} ${request.url}`),
     transformResponse: async (answer, req) => {
       if (answer.status === 503) options.metrics?.refused(unavailableReason(answer.body));

@@ -8,13 +8,17 @@ const PREFLIGHT_MAX_AGE = '600';
 
 /**
  * Cross-origin access for browser scripts (`--cors`): off unless origins are given; `*` lets any
- * origin read. Only GET, HEAD and OPTIONS are offered: the API is read-only.
+ * origin read. GET, HEAD and OPTIONS are offered, and the write methods when writes are on (a
+ * write still needs its token: CORS only lets the browser send it).
  */
 export class Cors {
   private readonly any: boolean;
   private readonly origins: Set<string>;
 
-  constructor(origins: readonly string[]) {
+  constructor(
+    origins: readonly string[],
+    private readonly methods = 'GET, HEAD, OPTIONS',
+  ) {
     this.any = origins.includes('*');
     this.origins = new Set(origins.map((origin) => origin.replace(/\/+$/, '').toLowerCase()));
   }
@@ -34,7 +38,7 @@ export class Cors {
     res.statusCode = 204;
     if (allowed !== null) {
       res.setHeader('Access-Control-Allow-Origin', allowed);
-      res.setHeader('Access-Control-Allow-Methods', 'GET, HEAD, OPTIONS');
+      res.setHeader('Access-Control-Allow-Methods', this.methods);
       const asked = req.headers['access-control-request-headers'];
       if (asked !== undefined) res.setHeader('Access-Control-Allow-Headers', asked);
       res.setHeader('Access-Control-Max-Age', PREFLIGHT_MAX_AGE);

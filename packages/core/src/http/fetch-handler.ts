@@ -61,6 +61,8 @@ export function createFetchHandler(options: FetchHandlerOptions): FallthroughFet
       basePath,
       origin: url.origin,
       signal: request.signal,
+      // Read only by a write, and no further than its size limit.
+      ...(request.body === null ? {} : { body: request.body }),
     });
     if (answer === null) {
       if (fallthrough) return undefined;

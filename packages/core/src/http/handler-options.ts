@@ -2,6 +2,7 @@ import type { PaperSource } from '../source.js';
 import type { ExtensionOptions } from '../filters/extension-params.js';
 import { DEFAULT_VENUE_ALIASES, asciiLowerCase } from '../filters/venue-key.js';
 import type { PapersRequest } from './types.js';
+import { resolveWriteOptions, type WriteConfig } from './writes/write-options.js';
 
 /**
  * Options of the papers API, shared by every adapter.
@@ -9,7 +10,7 @@ import type { PapersRequest } from './types.js';
  * @example createPapersHandler({ source: createMemorySource(papers), baseUrl: 'https://papers.example.org' })
  */
 export interface PapersHandlerOptions {
-  /** Where the papers come from. */
+  /** Where the papers come from; a `WritableSource` when writes are enabled (`writeToken` or `authorize`). */
   source: PaperSource;
   /**
    * `scheme://host[:port]`, optionally with a path prefix, that absolute links start with
@@ -52,6 +53,22 @@ export interface PapersHandlerOptions {
    * Keys and values are compared case-insensitively (ASCII). Replaces the default map.
    */
   venueAliases?: Readonly<Record<string, string>>;
+  /**
+   * Enables the write API (docs/http-api.md, "Writes"): `PUT` and `DELETE {mount}/papers/{id}/`,
+   * `POST {mount}/papers/` (JSON Lines), for requests with `Authorization: Token <writeToken>`
+   * (or `Bearer`). The source must then be a `WritableSource`. Off by default: writes are `405`.
+   */
+  writeToken?: string;
+  /**
+   * Enables the write API like `writeToken`, with the host's own check instead: a write goes
+   * ahead when it resolves `true`; `false` is a `401`. Give `writeToken` or `authorize`, not both.
+   */
+  authorize?: (request: PapersRequest) => boolean | Promise<boolean>;
+  /**
+   * Largest write body in bytes, counted as received and again decompressed (gzip); larger is
+   * `413`. Default 16 MiB.
+   */
+  maxWriteBytes?: number;
 }
 
 /** The hosts allowed by default: local addresses, for development. */
@@ -74,6 +91,8 @@ export interface ResolvedHandlerOptions {
   retryAfterSeconds: number;
   /** The extension parameters' options, or `false` when they are off. */
   extensions: ExtensionOptions | false;
+  /** How writes are authorized and bounded; `null` when they are off (the API is read-only). */
+  writes: WriteConfig | null;
 }
 
 /** Thrown at construction when options are unusable; `code` names the option. */
@@ -121,6 +140,8 @@ export function resolveHandlerOptions(options: PapersHandlerOptions): ResolvedHa
   if (typeof extensions !== 'boolean') {
     throw new PaperlistOptionsError('extensions', `paperlist: \`extensions\` must be true or false, got ${String(extensions)}.`);
   }
+  const writes = resolveWriteOptions(options, source);
+  if (Array.isArray(writes)) throw new PaperlistOptionsError(writes[0], writes[1]);
   return {
     source,
     baseUrl,
@@ -132,6 +153,7 @@ export function resolveHandlerOptions(options: PapersHandlerOptions): ResolvedHa
     timeoutMs: timeoutMs ?? null,
     retryAfterSeconds,
     extensions: extensions ? { venueAliases: resolveVenueAliases(options.venueAliases) } : false,
+    writes,
   };
 }
 

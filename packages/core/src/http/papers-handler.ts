@@ -9,18 +9,19 @@ import { parseListQuery, type ListRequest } from '../query/parse-list-query.js';
 import { readFieldSelection, serializeFields } from '../query/field-selection.js';
 import { lastValue, parseQueryString } from '../query/query-string.js';
 import type { PaperQuery } from '../source.js';
-import { refusalCode } from '../source-errors.js';
 import { isAllowedHost } from './allowed-hosts.js';
-import { callSource, SourceTimeoutError } from './call-source.js';
+import { callSource } from './call-source.js';
 import { computeEtag, ifNoneMatchMatches } from './etag.js';
 import { fieldErrorsResponse } from './field-errors-response.js';
 import { resolveHandlerOptions, type PapersHandlerOptions, type ResolvedHandlerOptions } from './handler-options.js';
 import type { ApiErrorCode } from './api-errors.js';
 import { negotiateRepresentation, type Representation } from './negotiate.js';
 import { optionsMetadata } from './options-metadata.js';
-import { concatBytes, encodeUtf8, errorResponse, jsonResponse, notModifiedResponse } from './respond.js';
+import { concatBytes, CONTRACT_HEADERS, encodeUtf8, errorResponse, jsonResponse, notModifiedResponse } from './respond.js';
 import { mountPrefix, routePapersPath } from './route-papers-path.js';
+import { sourceFailure } from './source-failure.js';
 import type { PapersHandler, PapersRequest, PapersResponse } from './types.js';
+import { createWriteRoutes, isWrite, WRITE_ALLOW } from './writes/write-routes.js';
 
 // No catalogue has two billion papers; a larger offset is past the end without asking.
 const MAX_OFFSET = 2 ** 31 - 1;
@@ -35,7 +36,8 @@ const MAX_OFFSET = 2 ** 31 - 1;
  */
 export function createPapersHandler(options: PapersHandlerOptions): PapersHandler {
   const config = resolveHandlerOptions(options);
-  return async (request) => {
+  const write = config.writes === null ? null : createWriteRoutes(config, config.writes);
+  const handle: PapersHandler = async (request) => {
     const queryStart = request.url.indexOf('?');
     const pathname = queryStart === -1 ? request.url : request.url.slice(0, queryStart);
     const rawQuery = queryStart === -1 ? '' : request.url.slice(queryStart + 1);
@@ -64,6 +66,7 @@ export function createPapersHandler(options: PapersHandlerOptions): PapersHandle
         ? htmlErrorResponse(code, isHead, { listUrl: listPath, method })
         : errorResponse(code, isHead, { method });
     if (method === 'OPTIONS') return jsonResponse(200, optionsMetadata(route.kind === 'list' ? 'list' : 'retrieve'), false);
+    if (write !== null && isWrite(route, method)) return write(request, route, method);
     if (method !== 'GET' && !isHead) return fail('method-not-allowed');
     if (route.kind === 'not-found') return fail('not-found');
     if (!parsed.ok) return fail(parsed.error);
@@ -98,12 +101,19 @@ export function createPapersHandler(options: PapersHandlerOptions): PapersHandle
       const answer = { representation, isHead, cacheHeaders, fail };
       return await listPapers(config, request, pathname, list.request, answer);
     } catch (error) {
-      const refusal = refusalCode(error);
-      if (refusal === null && !request.signal?.aborted) config.onError(error, request);
-      const answer = fail(refusal ?? (error instanceof SourceTimeoutError ? 'source-timeout' : 'source-unavailable'));
-      answer.headers['Retry-After'] = String(config.retryAfterSeconds);
-      return answer;
+      return sourceFailure(config, request, error, fail);
     }
+  };
+  if (write === null) return handle;
+  // With writes on, the list and paper answers name the write methods in `Allow`.
+  return async (request) => {
+    const answer = await handle(request);
+    if (answer === null || answer.headers['Allow'] !== CONTRACT_HEADERS.Allow) return answer;
+    const path = request.url.split('?', 1)[0]!;
+    const kind = routePapersPath(path, request.basePath ?? '', '')?.kind;
+    if (kind === 'list') answer.headers['Allow'] = WRITE_ALLOW.list;
+    else if (kind === 'retrieve' || kind === 'not-found') answer.headers['Allow'] = WRITE_ALLOW.retrieve;
+    return answer;
   };
 }
 

@@ -1,3 +1,7 @@
+import type { PapersRequestBody } from './writes/request-body.js';
+
+export type { PapersRequestBody };
+
 /**
  * A request as every framework can describe it. Adapters fill it from their own request
  * object; the core never sees a framework type.
@@ -24,6 +28,12 @@ export interface PapersRequest {
   origin?: string;
   /** Aborted when the client disconnects; passed on to the source. */
   signal?: AbortSignal;
+  /**
+   * The request body, for writes: bytes already read, or a stream (a Node `IncomingMessage`, a
+   * fetch `Request.body`) the core reads only for a write, and no further than the size limit.
+   * Reads never touch it; without it a write's body is empty.
+   */
+  body?: PapersRequestBody;
 }
 
 /** A response as every framework can write it. */

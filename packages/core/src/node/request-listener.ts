@@ -58,6 +58,8 @@ export function createRequestListener(options: RequestListenerOptions): PapersRe
       basePath: mount,
       ...(host === undefined ? {} : { origin: `${requestProtocol(req, trust)}://${host}` }),
       signal: controller.signal,
+      // The request stream itself: read only by a write (Node discards what a refused write left unread).
+      body: req,
     })
       .then(async (answer) => {
         if (answer !== null) writeResponse(res, transformResponse === undefined ? answer : await transformResponse(answer, req));

@@ -4,6 +4,7 @@ import { componentSchemas } from './component-schemas.js';
 import { errorResponseComponents, errorResponseName, errorStatuses } from './error-responses.js';
 import { componentRef, type JsonObject } from './json-schema.js';
 import { detailParameters, fieldErrorsSchema, formatParameter, listParameters } from './list-parameters.js';
+import { writeComponents, writeOperations } from './write-operations.js';
 
 /** Options of {@link createOpenApiDocument}. */
 export interface OpenApiDocumentOptions {
@@ -20,6 +21,12 @@ export interface OpenApiDocumentOptions {
   maxPageSize?: number;
   /** Whether the extension parameters (`published_after`, `author`, `venue`…) are documented, as the handler's `extensions`. Default true. */
   extensions?: boolean;
+  /**
+   * Whether the write operations (`PUT`/`DELETE` a paper, `POST` a batch) are documented, with
+   * their security schemes, as on a handler with `writeToken` or `authorize`. Default false: the
+   * read-only document, where those methods are `405`.
+   */
+  writes?: boolean;
 }
 
 /** The methods the API refuses with 405; documented so every status the API answers is. */
@@ -83,6 +90,7 @@ export function createOpenApiDocument(options: OpenApiDocumentOptions): JsonObje
       ...refused(id),
     };
   };
+  const writes = options.writes === true ? writeOperations(contract) : null;
   const html = { 'text/html': { schema: { type: 'string', description: 'The browsable page (when `text/html` is preferred).' } } };
   return {
     openapi: '3.1.0',
@@ -95,11 +103,11 @@ export function createOpenApiDocument(options: OpenApiDocumentOptions): JsonObje
         'browsable page unless `?format=json` is given.',
     },
     servers: [{ url: serverUrl }],
-    // A public, read-only API: no authentication on any operation.
+    // Reads are public: no authentication, except on the write operations (their own `security`).
     security: [],
     tags: [{ name: 'papers', description: 'Search, list and read papers.' }, { name: 'schema', description: 'This document.' }],
     paths: {
-      '/papers/': read(
+      '/papers/': withWrites(writes?.list, read(
         'listPapers',
         'Search and list papers, one page at a time',
         {
@@ -108,10 +116,10 @@ export function createOpenApiDocument(options: OpenApiDocumentOptions): JsonObje
           content: { 'application/json': { schema: componentRef('schemas', 'PaperList') }, ...html },
         },
         [...listParameters(sizes, options.extensions ?? true), componentRef('parameters', 'format')],
-      ),
+      )),
       '/papers/{id}/': {
         parameters: [componentRef('parameters', 'id')],
-        ...read(
+        ...withWrites(writes?.retrieve, read(
           'getPaper',
           'One paper by its id',
           {
@@ -120,7 +128,7 @@ export function createOpenApiDocument(options: OpenApiDocumentOptions): JsonObje
             content: { 'application/json': { schema: componentRef('schemas', 'Paper') }, ...html },
           },
           [...detailParameters(options.extensions ?? true), componentRef('parameters', 'format')],
-        ),
+        )),
       },
       '/papers': redirect('listPapersRedirect', []),
       '/papers/{id}': redirect('getPaperRedirect', [componentRef('parameters', 'id')]),
@@ -154,13 +162,17 @@ export function createOpenApiDocument(options: OpenApiDocumentOptions): JsonObje
       },
     },
     components: {
-      schemas: { ...componentSchemas(), FieldErrors: fieldErrorsSchema() },
+      schemas: { ...componentSchemas(), FieldErrors: fieldErrorsSchema(), ...(writes === null ? {} : writeComponents(componentSchemas()['Paper'] as JsonObject).schemas) },
+      ...(writes === null ? {} : { securitySchemes: writeComponents({}).securitySchemes }),
       parameters: {
         id: { name: 'id', in: 'path', required: true, description: 'The paper id.', schema: { type: 'string', examples: ['attention-is-all-you-need'] } },
         format: formatParameter(),
       },
       headers: {
-        Allow: { description: 'The methods every path answers.', required: true, schema: { type: 'string', const: CONTRACT_HEADERS.Allow! } },
+        Allow:
+          writes === null
+            ? { description: 'The methods every path answers.', required: true, schema: { type: 'string', const: CONTRACT_HEADERS.Allow! } }
+            : writeComponents({}).allow,
         Vary: { description: 'Answers depend on `Accept`.', required: true, schema: { type: 'string', const: CONTRACT_HEADERS.Vary! } },
         ETag: { description: 'Strong tag of the answer, when the source has a version; send it back in `If-None-Match`.', schema: { type: 'string' } },
         Location: { description: 'The same path with a trailing slash, query kept.', required: true, schema: { type: 'string' } },
@@ -176,6 +188,11 @@ export function createOpenApiDocument(options: OpenApiDocumentOptions): JsonObje
       },
     },
   };
+}
+
+// The write operations replace the 405s of their methods.
+function withWrites(operations: JsonObject | undefined, path: JsonObject): JsonObject {
+  return operations === undefined ? path : { ...path, ...operations };
 }
 
 // A path without its trailing slash: 301 to the slashed one, whatever the method.

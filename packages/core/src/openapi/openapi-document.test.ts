@@ -104,3 +104,31 @@ describe('{mount}/schema/', () => {
     expect(await call('GET', '/api/v1/schema/x/')).toBeNull();
   });
 });
+
+describe('createOpenApiDocument with writes', () => {
+  const document = createOpenApiDocument({ mount: '/api/v1', writes: true });
+
+  it('is a valid OpenAPI 3.1 document with the write operations and their security schemes', async () => {
+    const result = await validate(structuredClone(document) as never, { validate: { errors: { colorize: false } } });
+    expect(result.valid ? [] : result.errors).toEqual([]);
+    expect(at(document, 'paths', '/papers/{id}/', 'put', 'operationId')).toBe('putPaper');
+    expect(Object.keys(at(document, 'paths', '/papers/{id}/', 'put', 'responses') as JsonObject)).toEqual(expect.arrayContaining(['200', '201', '400', '401', '413', '415', '503']));
+    expect(at(document, 'paths', '/papers/{id}/', 'delete', 'operationId')).toBe('deletePaper');
+    expect(at(document, 'paths', '/papers/', 'post', 'operationId')).toBe('writePapers');
+    expect(at(document, 'paths', '/papers/{id}/', 'patch', 'responses', '405')).toBeDefined();
+    expect(at(document, 'paths', '/papers/', 'put', 'responses', '405')).toBeDefined();
+    expect(at(document, 'paths', '/papers/', 'post', 'security')).toEqual([{ tokenAuth: [] }, { bearerAuth: [] }]);
+    expect(Object.keys(at(document, 'components', 'securitySchemes') as JsonObject)).toEqual(['tokenAuth', 'bearerAuth']);
+    expect(at(document, 'paths', '/papers/', 'get', 'security')).toBeUndefined();
+  });
+
+  it('is what a handler with writes serves at /schema/; without writes nothing of it appears', async () => {
+    const source = createMemorySource([makePaper({ id: 'a' })]);
+    const served = await createPapersHandler({ source, writeToken: 'tok' })({ method: 'GET', url: '/api/v1/schema/', basePath: '/api/v1', headers: { host: 'localhost' } });
+    const body = JSON.parse(new TextDecoder().decode(served!.body!)) as JsonObject;
+    expect(at(body, 'paths', '/papers/', 'post', 'operationId')).toBe('writePapers');
+    const readOnly = createOpenApiDocument({ mount: '/api/v1' });
+    expect(at(readOnly, 'components', 'securitySchemes')).toBeUndefined();
+    expect(at(readOnly, 'paths', '/papers/', 'post', 'operationId')).toBe('listPapersPostNotAllowed');
+  });
+});

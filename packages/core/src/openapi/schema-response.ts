@@ -31,7 +31,7 @@ export function schemaResponse(
   if (method === 'OPTIONS') return jsonResponse(200, SCHEMA_METADATA, false);
   if (method !== 'GET' && !isHead) return errorResponse('method-not-allowed', isHead, { method });
   const body = JSON.stringify(
-    createOpenApiDocument({ mount, serverUrl: origin, pageSize: config.pageSize, maxPageSize: config.maxPageSize, extensions: config.extensions !== false }),
+    createOpenApiDocument({ mount, serverUrl: origin, pageSize: config.pageSize, maxPageSize: config.maxPageSize, extensions: config.extensions !== false, writes: config.writes !== null }),
   );
   const etag = computeEtag('openapi', [body]);
   if (ifNoneMatchMatches(headerValue(request, 'if-none-match'), etag)) return notModifiedResponse(etag);

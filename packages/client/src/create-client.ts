@@ -41,7 +41,11 @@ export interface PaperlistClient {
    * Every matching paper, page after page, following the `next` links; a page is only
    * requested when the previous one is used up, and breaking out of the loop stops.
    *
+   * With `cursor: '*'` (and an explicit `ordering`), the pages are a cursor walk: no depth limit,
+   * and each paper that stays in the catalogue comes exactly once even while it changes.
+   *
    * @example for await (const paper of client.iterPapers({ q: 'bert', items_per_page: 500 })) console.log(paper.title);
+   * @example for await (const paper of client.iterPapers({ ordering: 'id', cursor: '*', items_per_page: 500 })) save(paper);
    */
   iterPapers(params?: ListPapersParams, options?: RequestOptions): AsyncGenerator<Paper, void, undefined>;
   /**

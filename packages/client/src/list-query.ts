@@ -14,7 +14,7 @@ function alternatives(value: string | readonly string[]): string {
  */
 export function listQuery(params: ListPapersParams): string {
   const search = new URLSearchParams();
-  const { q, ordering, page, items_per_page, arxiv_id, title, abstract, published_after, published_before, year, author, proceeding, venue, id, count_only, fields, omit } = params;
+  const { q, ordering, page, items_per_page, arxiv_id, title, abstract, published_after, published_before, year, author, proceeding, venue, id, count_only, fields, omit, cursor } = params;
   if (q !== undefined) search.set('q', q);
   if (ordering !== undefined) search.set('ordering', typeof ordering === 'string' ? ordering : ordering.join(','));
   if (page !== undefined) search.set('page', String(page));
@@ -32,5 +32,6 @@ export function listQuery(params: ListPapersParams): string {
   if (count_only !== undefined) search.set('count_only', count_only ? '1' : '0');
   if (fields !== undefined) search.set('fields', fields.join(','));
   if (omit !== undefined) search.set('omit', omit.join(','));
+  if (cursor !== undefined) search.set('cursor', cursor);
   return search.toString();
 }

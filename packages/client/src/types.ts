@@ -95,6 +95,12 @@ export interface ListPapersParams {
   fields?: readonly (keyof Paper)[];
   /** Each paper without these fields (sent comma-separated); see `fields`. */
   omit?: readonly (keyof Paper)[];
+  /**
+   * A cursor walk instead of page numbers: `'*'` starts one (with an explicit `ordering` when `q`
+   * is given), and `next` then carries the cursor. `iterPapers({ ordering: 'id', cursor: '*' })`
+   * walks a whole catalogue, at any depth, through writes and reloads.
+   */
+  cursor?: string;
 }
 
 /** Options of a single call. */

@@ -63,6 +63,18 @@ describe('createClient against a real server', () => {
     expect(server.requests.length - before).toBe(8);
   });
 
+  it('walks the whole sample by cursor with iterPapers, in order, each paper once', async () => {
+    const client = createClient({ baseUrl: baseUrl() });
+    const before = server.requests.length;
+    const walked: string[] = [];
+    for await (const paper of client.iterPapers({ ordering: '-published', cursor: '*', items_per_page: 500 })) walked.push(paper.id);
+    const paged: string[] = [];
+    for await (const paper of client.iterPapers({ ordering: '-published', items_per_page: 500 })) paged.push(paper.id);
+    expect(walked).toEqual(paged);
+    expect(walked).toHaveLength(4000);
+    expect(server.requests.slice(before, before + 8).every((url) => url.includes('cursor='))).toBe(true);
+  });
+
   it('iterates a search in the server order and stops fetching when the loop breaks', async () => {
     const client = createClient({ baseUrl: baseUrl() });
     const all: string[] = [];
@@ -256,6 +268,7 @@ describe('options and portability', () => {
     expect(listQuery({ arxiv_id: ['1706.03762', '1810.04805'], id: ['a', 'b|c'], count_only: true })).toBe('arxiv_id=1706.03762%7C1810.04805&id=a%7Cb%7Cc&count_only=1');
     expect(listQuery({ id: 'one', count_only: false })).toBe('id=one&count_only=0');
     expect(listQuery({ fields: ['id', 'title'], omit: ['abstract'] })).toBe('fields=id%2Ctitle&omit=abstract');
+    expect(listQuery({ ordering: 'id', cursor: '*' })).toBe('ordering=id&cursor=*');
   });
 
   it('reads invalid filter values (django-filter\'s 400) into fieldErrors', async () => {

@@ -13,6 +13,7 @@ export { EncodedPaper, toPaper, toJsonBytes, type PaperRecord } from './encoded-
 export type {
   OrderField,
   OrderKey,
+  OrderPosition,
   Ordering,
   PaperFilters,
   PaperPage,
@@ -32,7 +33,8 @@ export { comparePapersBy, compareNullable, orderValue } from './ordering/compare
 
 export { parseQueryString, formatQueryString, lastValue, type QueryPair } from './query/query-string.js';
 export { parseListQuery, type ListRequest, type PageSizeOptions } from './query/parse-list-query.js';
-export { pageUrl, buildPageLinks, pageCount, type PageLinks, type PageLinkContext } from './pagination/page-links.js';
+export { pageUrl, cursorUrl, buildPageLinks, pageCount, type PageLinks, type PageLinkContext } from './pagination/page-links.js';
+export { encodeCursor, decodeCursor, positionOf, compareToPosition } from './pagination/cursor.js';
 
 export { paperWords, type PaperWords } from './search/paper-words.js';
 export { countOccurrences, termOccurrences, termMatches, type Occurrences, type TermOccurrences } from './search/term-occurrences.js';

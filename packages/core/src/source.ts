@@ -76,6 +76,22 @@ export interface PaperQuery {
   ordering: Ordering;
   offset: number;
   limit: number;
+  /**
+   * A cursor walk's position (`cursor=`): the window is the first `limit` matching papers that
+   * come strictly after this position in `ordering` (always `fields`; `offset` is then 0). The
+   * count is still of every match. A source that cannot seek may refuse such a query.
+   */
+  after?: OrderPosition;
+}
+
+/**
+ * A place in an explicit ordering: the values a paper is ordered by, one per key of the
+ * ordering (see `orderValue`: the title's sort key for `title`; `null` for a missing value).
+ * Since the keys end with `id`, a position is exactly one paper's place, whether or not that
+ * paper is still in the catalogue.
+ */
+export interface OrderPosition {
+  values: (string | null)[];
 }
 
 /** Options every source call accepts. */

@@ -1,6 +1,6 @@
 import { queryFor } from '@paperlist/conformance';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createMemorySource, createScanSource, textWords, type Paper, type PaperSource } from '../src/index.js';
+import { createMemorySource, createScanSource, positionOf, textWords, toPaper, type Paper, type PaperSource } from '../src/index.js';
 import { venueKey } from '../src/filters/venue-key.js';
 import { loadSamplePapers } from '../src/sample.js';
 
@@ -183,6 +183,29 @@ describe('memory engine = scan reference on random queries', () => {
     expect(checked).toBeGreaterThan(3000);
     // A few seconds alone; minutes when the full suites of several worktrees share two cores.
   }, 180_000);
+
+  it('agrees on 300 random cursor positions: stored papers, gone ones, past the end', async () => {
+    const next = generator(23);
+    const random = seededRandom(29);
+    let checked = 0;
+    for (let i = 0; i < 300; i++) {
+      const raw = next();
+      const query = queryFor(raw, 0, 1e9);
+      if (query.ordering.kind !== 'fields') continue;
+      const { keys } = query.ordering;
+      const want = await reference.list(query);
+      // A position: of a matching paper, of any paper (maybe not matching), or of one that is not there.
+      const from = random() < 0.5 && want.results.length > 0 ? want.results[Math.floor(random() * want.results.length)]! : papers[Math.floor(random() * papers.length)]!;
+      const paper = toPaper(from);
+      const position = positionOf(random() < 0.2 ? { ...paper, id: `${paper.id}-gone` } : paper, keys);
+      const limit = 1 + Math.floor(random() * 60);
+      const [got, expected] = await Promise.all([engine.list({ ...queryFor(raw, 0, limit), after: position }), reference.list({ ...queryFor(raw, 0, limit), after: position })]);
+      expect(got.count, raw).toBe(want.count);
+      expect(ids(got.results), `${raw} after ${JSON.stringify(position.values)}`).toEqual(ids(expected.results));
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(100);
+  }, 120_000);
 
   it('agrees on the extension filters alone and combined, every ordering, deep pages', async () => {
     const filters = [

@@ -1,15 +1,8 @@
+import { ORDER_COLUMNS, seekCondition } from './cursor-sql.js';
 import { prefixWeightOf, RELEVANCE, type FieldLengths, type OrderKey, type PaperFilters, type PaperQuery, type SearchTerm } from '@paperlist/core';
 import { PAPER_COLUMNS, type SchemaNames } from './schema.js';
 import type { TermPattern } from './text-columns.js';
 import { extensionConditions, hasExtensionFilters } from './filters-sql.js';
-
-/** The column each ordering field sorts by (all `COLLATE "C"`: code point order). */
-const ORDER_COLUMNS: Record<OrderKey['field'], string> = {
-  title: 'title_key',
-  published: 'published',
-  arxiv_id: 'arxiv_id',
-  id: 'id',
-};
 
 /** The stored texts a term is looked for in (see `fieldText`). */
 const TEXT_COLUMNS = { title: 'title_words', authors: 'authors_words', abstract: 'abstract_words' } as const;
@@ -147,7 +140,7 @@ export function pageStatement(
   plan: 'walk' | 'sort' = 'walk',
 ): Statement {
   const params = new Params();
-  const condition = where(whereClause(names, terms, query.filters, params));
+  let condition = where(whereClause(names, terms, query.filters, params));
   const window = () => `LIMIT ${params.add(query.limit)} OFFSET ${params.add(query.offset)}`;
   // A term of weight 0 (one matching over 4/5 of the catalogue: `the`, `"of the"`) adds exactly
   // +0 to every score, so it is neither counted nor scored; when no term weighs anything, every
@@ -171,6 +164,11 @@ export function pageStatement(
     };
   }
   const keys = query.ordering.kind === 'relevance' ? query.ordering.then : query.ordering.keys;
+  if (query.after !== undefined && query.ordering.kind === 'fields') {
+    // A cursor walk's page: the matches after the position (the count is not affected).
+    const seek = seekCondition(keys, query.after, (value) => params.add(value));
+    condition = condition === '' ? ` WHERE ${seek}` : `${condition} AND ${seek}`;
+  }
   // `walk`: let the planner walk an ordering index and test each paper (best when many match);
   // `sort`: find every match first (the GIN index), then sort them (best when few match). The
   // source chooses from the exact count, which the planner's estimate of a search is not.

@@ -5,6 +5,7 @@ import { intersectSets, listSet, setSize, setToList, type DocSet } from './doc-s
 import { relevanceWindow, type Scratch } from './relevance.js';
 import { filterByRange, matchTerm, rangeFrequency, type TermMatch } from './term-match.js';
 import { orderedWindow } from './window.js';
+import { seekWindow } from './seek-window.js';
 import { PhraseJoin } from './phrase-join.js';
 import { termWeight } from '../search/relevance.js';
 import { substringMatches, type TextField } from './substring/substring-filter.js';
@@ -94,6 +95,9 @@ export class Engine {
       window = relevanceWindow(index, matched, docs, query.terms, matches, index.orders.order(query.ordering.then), query.offset, end, this.scratchArrays);
     } else if (query.ordering.kind === 'relevance') {
       window = orderedWindow(index.orders.order(query.ordering.then), matched, query.offset, end, index.n, this.scratch);
+    } else if (query.after !== undefined) {
+      const { keys } = query.ordering;
+      window = seekWindow(index, index.orders.order(keys), keys, query.after, matched, query.limit, this.scratch);
     } else {
       window = orderedWindow(index.orders.order(query.ordering.keys), matched, query.offset, end, index.n, this.scratch);
     }

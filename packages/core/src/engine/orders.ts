@@ -74,24 +74,24 @@ export class DocOrder {
     return out;
   }
 
-  /** The documents of `bits` in this order, skipping `skip` of them, at most `take`. */
-  walk(bits: Uint32Array, skip: number, take: number): Uint32Array {
+  /** The documents of `bits` in this order from position `from`, skipping `skip` of them, at most `take`. */
+  walk(bits: Uint32Array, skip: number, take: number, from = 0): Uint32Array {
     const out = uint32Array(take);
     let k = 0;
     let seen = 0;
     const p = this.permutation;
     const n = this.n;
     if (p === null) {
-      for (let d = 0; d < n && k < take; d++) {
+      for (let d = from; d < n && k < take; d++) {
         if ((bits[d >>> 5]! & (1 << (d & 31))) !== 0 && seen++ >= skip) out[k++] = d;
       }
     } else if (this.reversed) {
-      for (let i = n - 1; i >= 0 && k < take; i--) {
+      for (let i = n - 1 - from; i >= 0 && k < take; i--) {
         const d = p[i]!;
         if ((bits[d >>> 5]! & (1 << (d & 31))) !== 0 && seen++ >= skip) out[k++] = d;
       }
     } else {
-      for (let i = 0; i < n && k < take; i++) {
+      for (let i = from; i < n && k < take; i++) {
         const d = p[i]!;
         if ((bits[d >>> 5]! & (1 << (d & 31))) !== 0 && seen++ >= skip) out[k++] = d;
       }

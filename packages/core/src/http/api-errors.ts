@@ -5,6 +5,8 @@
 export const API_ERRORS = {
   'not-found': { status: 404, detail: 'Not found.' },
   'invalid-page': { status: 404, detail: 'Invalid page.' },
+  // Django REST Framework's CursorPagination answers a cursor it cannot read so.
+  'invalid-cursor': { status: 404, detail: 'Invalid cursor' },
   'query-too-long': { status: 400, detail: 'Search query too long: at most 1000 characters.' },
   'too-many-terms': { status: 400, detail: 'Search query has too many terms: at most 32.' },
   'malformed-encoding': {

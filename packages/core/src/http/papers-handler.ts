@@ -4,11 +4,12 @@ import { urlWithQuery, withJsonFormat } from '../html/page-addresses.js';
 import { renderListPage } from '../html/render-list-page.js';
 import { renderPaperPage } from '../html/render-paper-page.js';
 import { schemaResponse } from '../openapi/schema-response.js';
-import { buildPageLinks, pageCount } from '../pagination/page-links.js';
+import { buildPageLinks, cursorUrl, pageCount } from '../pagination/page-links.js';
+import { encodeCursor, positionOf } from '../pagination/cursor.js';
 import { parseListQuery, type ListRequest } from '../query/parse-list-query.js';
 import { readFieldSelection, serializeFields } from '../query/field-selection.js';
 import { lastValue, parseQueryString } from '../query/query-string.js';
-import type { PaperQuery } from '../source.js';
+import type { OrderKey, PaperQuery } from '../source.js';
 import { isAllowedHost } from './allowed-hosts.js';
 import { callSource } from './call-source.js';
 import { computeEtag, ifNoneMatchMatches } from './etag.js';
@@ -147,6 +148,9 @@ async function listPapers(
     const { count } = await ask(0, 0);
     return jsonResponse(200, `{"count":${count},"next":null,"previous":null,"results":[]}`, isHead, cacheHeaders);
   }
+  if (list.cursor !== null && representation !== 'html' && list.ordering.kind === 'fields') {
+    return walkPage(config, request, pathname, list, list.ordering.keys, { isHead, cacheHeaders });
+  }
   let page = list.page === 'last' ? pageCount((await ask(0, 0)).count, pageSize) : list.page;
   const offset = (page - 1) * pageSize;
   if (offset > MAX_OFFSET) return fail('invalid-page');
@@ -180,6 +184,36 @@ async function listPapers(
       chunks.push(toJsonBytes(paper));
     });
   }
+  chunks.push(CLOSE);
+  return jsonResponse(200, concatBytes(chunks), isHead, cacheHeaders);
+}
+
+/**
+ * One page of a cursor walk: the papers after the cursor's position (one more is asked for, to
+ * know whether a next page exists), `next` carrying the position of the last one sent.
+ */
+async function walkPage(
+  config: ResolvedHandlerOptions,
+  request: PapersRequest,
+  pathname: string,
+  list: ListRequest,
+  keys: readonly OrderKey[],
+  { isHead, cacheHeaders }: Pick<AnswerOptions, 'isHead' | 'cacheHeaders'>,
+): Promise<PapersResponse> {
+  const { pageSize } = list;
+  const query: PaperQuery = { terms: list.terms, filters: list.filters, ordering: list.ordering, offset: 0, limit: pageSize + 1 };
+  if (list.cursor !== 'start' && list.cursor !== null) query.after = list.cursor;
+  const { count, results } = await callSource((options) => config.source.list(query, options), request.signal, config.timeoutMs);
+  const page = results.slice(0, pageSize);
+  const last = page.at(-1);
+  const context = { origin: linkOrigin(config, request), path: pathname, pairs: list.pairs };
+  const next = results.length > pageSize && last !== undefined ? cursorUrl(context, encodeCursor(keys, positionOf(toPaper(last), keys))) : null;
+  const chunks: Uint8Array[] = [encodeUtf8(`{"count":${count},"next":${JSON.stringify(next)},"previous":null,"results":[`)];
+  const fields = list.fields;
+  page.forEach((paper, i) => {
+    if (i > 0) chunks.push(COMMA);
+    chunks.push(fields === null ? toJsonBytes(paper) : encodeUtf8(serializeFields(toPaper(paper), fields)));
+  });
   chunks.push(CLOSE);
   return jsonResponse(200, concatBytes(chunks), isHead, cacheHeaders);
 }

@@ -107,6 +107,16 @@ function describeExtensions(): Record<ExtensionParameter, { description: string;
         `Not a boolean: 400. The HTML view ignores it.`,
       schema: { type: 'string', enum: ['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'] },
     },
+    cursor: {
+      description:
+        `A cursor walk instead of page numbers: ${code('cursor=*')} starts one, and ${code('next')} then carries an opaque ` +
+        `${code('cursor')} (and no ${code('page')}) until the last page, where it is null; ${code('previous')} is always null. ` +
+        `${code('count')} stays the exact count of every match. A walk has no depth limit and no expiry, and survives ` +
+        `reloads and writes: a paper that was in the catalogue all along comes exactly once. It needs an explicit ` +
+        `${code('ordering')} when ${code('q')} is given (else 400). A cursor that is not one of this ordering's: 404 ` +
+        `${code('{"detail":"Invalid cursor"}')}.`,
+      schema: { type: 'string', examples: ['*'] },
+    },
     ...describeFieldSelection(),
   };
 }

@@ -31,6 +31,16 @@ export function pageUrl(context: PageLinkContext, page: number): string {
   return `${context.origin}${context.path}${query === '' ? '' : `?${query}`}`;
 }
 
+/**
+ * The absolute URL of the next page of a cursor walk: the request's other parameters kept,
+ * `cursor` set, `page` dropped (a walk has no page numbers).
+ */
+export function cursorUrl(context: PageLinkContext, cursor: string): string {
+  const pairs = context.pairs.filter(([key]) => key !== 'page' && key !== 'cursor');
+  pairs.push(['cursor', cursor]);
+  return `${context.origin}${context.path}?${formatQueryString(pairs)}`;
+}
+
 /** Links of page `page` of `lastPage`: `next` is null on the last page, `previous` on the first. */
 export function buildPageLinks(context: PageLinkContext, page: number, lastPage: number): PageLinks {
   return {

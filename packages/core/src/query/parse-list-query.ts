@@ -1,11 +1,15 @@
 import { resolveOrdering } from '../ordering/parse-ordering.js';
 import type { ApiErrorCode } from '../http/api-errors.js';
-import type { Ordering, PaperFilters, SearchTerm } from '../source.js';
+import type { OrderPosition, Ordering, PaperFilters, SearchTerm } from '../source.js';
 import { parseSearch } from '../text/parse-search.js';
 import { lastValue, type QueryPair } from './query-string.js';
 import { DEFAULT_VENUE_ALIASES } from '../filters/venue-key.js';
 import { readExtensionFilters, type ExtensionOptions, type FieldErrors } from '../filters/extension-params.js';
 import type { PaperField } from './field-selection.js';
+import { decodeCursor } from '../pagination/cursor.js';
+
+/** The error of `cursor` with a search ordered by relevance. */
+const CURSOR_NEEDS_ORDERING = 'A cursor walk needs an explicit ordering (relevance changes as the catalogue does): add ordering=, such as ordering=-published.';
 
 /** Page sizes of a list endpoint. */
 export interface PageSizeOptions {
@@ -34,6 +38,11 @@ export interface ListRequest {
   countOnly: boolean;
   /** `fields`/`omit` (extensions): the fields each paper keeps, in canonical order; `null`: all. */
   fields: PaperField[] | null;
+  /**
+   * `cursor` (an extension): a cursor walk, from its start (`'start'`, for `cursor=*`) or after a
+   * position; `null` for page numbers.
+   */
+  cursor: OrderPosition | 'start' | null;
 }
 
 /**
@@ -75,15 +84,26 @@ export function parseListQuery(
     if (!read.ok) return { ok: false, error: 'invalid-filter', fieldErrors: read.errors };
     ({ countOnly, fields } = read);
   }
+  const ordering = resolveOrdering(lastValue(pairs, 'ordering'), search.terms.length > 0);
+  let cursor: ListRequest['cursor'] = null;
+  const cursorValue = extensions === false ? undefined : lastValue(pairs, 'cursor');
+  if (cursorValue !== undefined && cursorValue !== '') {
+    if (ordering.kind === 'relevance') {
+      return { ok: false, error: 'invalid-filter', fieldErrors: { cursor: [CURSOR_NEEDS_ORDERING] } };
+    }
+    cursor = cursorValue === '*' ? 'start' : decodeCursor(cursorValue, ordering.keys);
+    if (cursor === null) return { ok: false, error: 'invalid-cursor' };
+  }
   const request: ListRequest = {
     pairs,
     terms: search.terms,
     filters,
-    ordering: resolveOrdering(lastValue(pairs, 'ordering'), search.terms.length > 0),
+    ordering,
     page,
     pageSize: parsePageSize(lastValue(pairs, 'items_per_page'), sizes),
     countOnly,
     fields,
+    cursor,
   };
   return { ok: true, request };
 }

@@ -7,6 +7,7 @@ import type { OrderKey, PaperPage, PaperQuery, SearchTerm } from '../source.js';
 import { buildCatalogue, type Catalogue } from './catalogue.js';
 import { hasExtensionFilters, matchesExtensionFilters } from '../filters/reference-filters.js';
 import { compareIndicesBy, orderPermutation } from './order-ranks.js';
+import { compareToPosition } from '../pagination/cursor.js';
 import { netChanges, papersAfter } from '../writes/apply-changes.js';
 import { checkChanges, deletes, upserts } from '../writes/check-changes.js';
 import type { WritableSource, WriteResult } from '../writes/paper-changes.js';
@@ -105,6 +106,12 @@ class CatalogueState {
     let window: number[];
     if (query.ordering.kind === 'relevance') {
       window = this.rankByRelevance(matched ?? allIndices(n), query.terms, query.ordering.then).slice(query.offset, end);
+    } else if (query.after !== undefined) {
+      // A cursor walk's page: the matches after the position, in order (the reference: a filter and a sort).
+      const { keys } = query.ordering;
+      const after = query.after;
+      const later = (matched ?? allIndices(n)).filter((i) => compareToPosition(this.catalogue.papers[i]!, keys, after) > 0);
+      window = later.sort(compareIndicesBy(keys, this.catalogue.ranks)).slice(0, query.limit);
     } else {
       window = this.walkOrder(query.ordering.keys, matched, query.offset, end);
     }

@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { makePaper } from '../../test/make-paper.js';
+import { createMemorySource } from '../memory/memory-source.js';
+import type { Paper } from '../paper.js';
+import { createPapersHandler } from './papers-handler.js';
+
+const text = (body: Uint8Array | null) => (body === null ? '' : new TextDecoder().decode(body));
+
+/** 60 papers: dates repeat and some are missing, so ties and nulls are walked through. */
+function catalogue(): Paper[] {
+  return Array.from({ length: 60 }, (_, i) =>
+    makePaper({ id: `p${String(i).padStart(2, '0')}`, title: `Paper ${(i * 37) % 60}`, published: i % 7 === 0 ? null : `20${10 + (i % 5)}-01-0${1 + (i % 3)}` }),
+  );
+}
+
+function serve(papers: readonly Paper[]) {
+  const source = createMemorySource(papers);
+  const handle = createPapersHandler({ source, allowedHosts: ['h'], pageSize: 7 });
+  const get = async (url: string) => {
+    const response = (await handle({ method: 'GET', url, headers: { host: 'h' }, basePath: '/api', origin: 'http://h' }))!;
+    return { status: response.status, body: text(response.body) };
+  };
+  return { source, get };
+}
+
+interface Page {
+  count: number;
+  next: string | null;
+  previous: string | null;
+  results: { id: string }[];
+}
+
+/** Every page of a walk from `first`, following `next`. */
+async function walk(get: (url: string) => Promise<{ status: number; body: string }>, first: string, between?: (page: number) => Promise<void>) {
+  const pages: Page[] = [];
+  for (let url: string | null = first; url !== null; ) {
+    const response = await get(url);
+    expect(response.status, url).toBe(200);
+    const page = JSON.parse(response.body) as Page;
+    pages.push(page);
+    url = page.next === null ? null : page.next.slice('http://h'.length);
+    await between?.(pages.length);
+  }
+  return pages;
+}
+
+describe('cursor walks over HTTP', () => {
+  it.each(['ordering=-published', 'ordering=published,-title', 'ordering=title', 'q=paper&ordering=-id', ''])('?%s: a walk is the paged list, page by page, with the full count', async (query) => {
+    const { get } = serve(catalogue());
+    const all = JSON.parse((await get(`/api/papers/?${query}&items_per_page=500`)).body) as Page;
+    const pages = await walk(get, `/api/papers/?${query}${query === '' ? '' : '&'}cursor=*`);
+    expect(pages.flatMap((page) => page.results.map((p) => p.id))).toEqual(all.results.map((p) => p.id));
+    for (const page of pages) {
+      expect(page.count).toBe(all.count);
+      expect(page.previous).toBeNull();
+      if (page.next !== null) expect(page.next).not.toMatch(/[?&]page=/);
+    }
+    expect(pages.at(-1)!.next).toBeNull();
+  });
+
+  it('survives writes: a paper there all along comes exactly once, whatever is written meanwhile', async () => {
+    const papers = catalogue();
+    const { source, get } = serve(papers);
+    const original = new Set(papers.map((p) => p.id));
+    const pages = await walk(get, '/api/papers/?ordering=-published&cursor=*', async (page) => {
+      // Between pages: papers come and go before and after the walk's position, others move.
+      await source.write([
+        { op: 'upsert', paper: makePaper({ id: `new-${page}`, title: 'Inserted', published: `201${page % 5}-01-02` }) },
+        { op: 'delete', id: `new-${page - 1}` },
+        { op: 'upsert', paper: makePaper({ id: `moved-${page}`, published: '2099-01-01' }) },
+      ]);
+    });
+    const seen = pages.flatMap((page) => page.results.map((p) => p.id));
+    const fromOriginal = seen.filter((id) => original.has(id));
+    expect(fromOriginal.sort()).toEqual([...original].sort());
+    expect(new Set(seen).size).toBe(seen.length);
+  });
+
+  it('carries the other parameters, fields included, and drops page', async () => {
+    const { get } = serve(catalogue());
+    const first = JSON.parse((await get('/api/papers/?ordering=title&fields=id&page=3&cursor=*')).body) as Page;
+    expect(first.results[0]).toEqual({ id: expect.any(String) });
+    expect(first.results).toHaveLength(7);
+    expect(first.next).toMatch(/^http:\/\/h\/api\/papers\/\?cursor=[A-Za-z0-9_-]+&fields=id&ordering=title$/);
+  });
+
+  it.each([
+    ['cursor=nonsense!', 404, '{"detail":"Invalid cursor"}'],
+    ['cursor=e30', 404, '{"detail":"Invalid cursor"}'],
+    ['q=paper&cursor=*', 400, '{"cursor":["A cursor walk needs an explicit ordering (relevance changes as the catalogue does): add ordering=, such as ordering=-published."]}'],
+  ])('?%s answers %i', async (query, status, body) => {
+    const { get } = serve(catalogue());
+    const response = await get(`/api/papers/?${query}`);
+    expect(response.status).toBe(status);
+    expect(response.body).toBe(body);
+  });
+
+  it('refuses a cursor of another ordering', async () => {
+    const { get } = serve(catalogue());
+    const first = JSON.parse((await get('/api/papers/?ordering=title&cursor=*')).body) as Page;
+    const cursor = new URL(first.next!).searchParams.get('cursor')!;
+    expect((await get(`/api/papers/?ordering=-title&cursor=${cursor}`)).status).toBe(404);
+    expect((await get(`/api/papers/?ordering=title&cursor=${cursor}`)).status).toBe(200);
+  });
+});

@@ -5,6 +5,7 @@ import { importFiles, type ImportOptions } from './commands/import.js';
 import { migrateDatabase, type MigrateOptions } from './commands/migrate.js';
 import { serve, type ServeOptions } from './commands/serve.js';
 import { validate, type ValidateOptions } from './commands/validate.js';
+import { exportPapers, type ExportOptions } from './commands/export.js';
 import type { CommandContext } from './context.js';
 import { EnvironmentCommand } from './environment-options.js';
 import { EXIT, EXIT_CODES_HELP, type ExitCode } from './exit-codes.js';
@@ -215,6 +216,31 @@ ${EXIT_CODES_HELP}`,
       )
       .action(async (options: MigrateOptions, command: Command) => {
         exitCode = await migrateDatabase(options, contextFor(command));
+      }),
+  );
+
+  withCommonFlags(
+    program
+      .command('export')
+      .description('Write every paper matching a list query as JSON Lines (the bytes of GET /api/v1/papers/?…&format=jsonl), with progress on stderr.')
+      .addOption(new Option('-d, --data <file...>', 'catalogue files, as for serve (default: the embedded sample)').conflicts('databaseUrl'))
+      .addOption(new Option('--format <format>', FORMAT_HELP).argParser(parseFormat).default('auto'))
+      .option('--skip-invalid', 'skip invalid records (each is logged) instead of refusing the catalogue')
+      .addOption(new Option('--database-url <url>', 'export from PostgreSQL instead of files').env('PAPERLIST_DATABASE_URL').argParser(parseDatabaseUrl))
+      .option('--schema <name>', 'the PostgreSQL schema holding the catalogue', 'paperlist')
+      .option('--query <query>', 'the list query, as in the URL: q=bert&ordering=-published&year=2020- (a search needs an ordering)')
+      .option('-o, --output <file>', 'write to FILE instead of stdout')
+      .addHelpText(
+        'after',
+        `
+Examples:
+  paperlist export --data papers.jsonl.gz --query 'year=2020-&venue=acl&ordering=-published' -o acl-since-2020.jsonl
+  paperlist export --database-url postgres://localhost/papers --query 'author=neubig&fields=id,title&ordering=id' | jq .title
+
+${EXIT_CODES_HELP}`,
+      )
+      .action(async (options: ExportOptions, command: Command) => {
+        exitCode = await exportPapers(options, contextFor(command));
       }),
   );
 

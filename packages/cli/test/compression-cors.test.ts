@@ -88,6 +88,21 @@ describe('paperlist serve: compression and CORS', () => {
     expect((await get(url, { 'Accept-Encoding': 'gzip', 'If-None-Match': etag })).status).toBe(200);
   });
 
+  it('compresses the export as it streams', async () => {
+    const list = url.slice(0, url.indexOf('?'));
+    const plain = await get(`${list}?ordering=id&format=jsonl`);
+    expect(plain.status).toBe(200);
+    expect(plain.headers['content-type']).toBe('application/x-ndjson');
+    expect(plain.body.toString('utf8').split('\n')).toHaveLength(4001);
+    for (const [coding, decode] of [['gzip', gunzipSync], ['br', brotliDecompressSync]] as const) {
+      const coded = await get(`${list}?ordering=id&format=jsonl`, { 'accept-encoding': coding });
+      expect(coded.headers['content-encoding']).toBe(coding);
+      expect(coded.headers['content-length']).toBeUndefined();
+      expect(decode(coded.body).equals(plain.body)).toBe(true);
+      expect(coded.body.length).toBeLessThan(plain.body.length / 2);
+    }
+  });
+
   it('compresses the HTML view too', async () => {
     const html = await get(url, { Accept: 'text/html', 'Accept-Encoding': 'gzip' });
     expect(html.headers['content-type']).toMatch(/text\/html/);

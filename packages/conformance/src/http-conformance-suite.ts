@@ -457,6 +457,39 @@ export function defineHttpConformanceSuite(target: HttpConformanceTarget): void 
       });
     });
 
+    describe('export (format=jsonl, an extension)', () => {
+      const walk = async (query: string) => {
+        const all: unknown[] = [];
+        for (let page = 1; ; page++) {
+          const res = await rawRequest(sample.url, `${LIST}?${query}&items_per_page=500&page=${page}`);
+          expect(res.status, res.text).toBe(200);
+          const parsed = JSON.parse(res.text) as ListBody;
+          all.push(...parsed.results);
+          if (parsed.next === null) return all;
+        }
+      };
+      const lines = (res: RawResponse) => res.text.split('\n').slice(0, -1).map((line) => JSON.parse(line) as unknown);
+
+      it('streams every matching paper, one per line, equal to the paged walk', async () => {
+        for (const query of ['ordering=-published', 'ordering=title&year=2015-&fields=id,title', 'q=learning&ordering=id']) {
+          const res = await rawRequest(sample.url, `${LIST}?${query}&format=jsonl`);
+          expect(res.status, res.text.slice(0, 200)).toBe(200);
+          expect(res.headers['content-type']).toBe('application/x-ndjson');
+          expect(res.text.endsWith('\n')).toBe(true);
+          expect(lines(res), query).toEqual(await walk(query));
+        }
+      });
+
+      it('is chosen by Accept: application/x-ndjson too; a search without ordering is 400', async () => {
+        const res = await rawRequest(sample.url, `${LIST}?ordering=id&year=2019`, { headers: { accept: 'application/x-ndjson' } });
+        expect(res.status).toBe(200);
+        expect(lines(res)).toEqual(await walk('ordering=id&year=2019'));
+        const search = await rawRequest(sample.url, `${LIST}?q=learning&format=jsonl`);
+        expect(search.status).toBe(400);
+        expect(Object.keys(JSON.parse(search.text) as object)).toEqual(['ordering']);
+      });
+    });
+
     describe('filters', () => {
       it('arxiv_id matches exactly', async () => {
         const res = await list('?arxiv_id=1706.03762');

@@ -1,5 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createPapersHandler, type PapersHandlerOptions, type PapersRequest, type PapersResponse } from '@paperlist/core';
+import { createPapersHandler, type PapersHandlerOptions, type PapersRequest } from '@paperlist/core';
+// Raw Node calls (`res.send`/`res.set` would append `; charset=utf-8`), streamed exports included.
+import { writeResponse } from '@paperlist/core/node';
 
 /** Options of {@link papersRouter}: the core handler's options, unchanged. */
 export type PapersRouterOptions = PapersHandlerOptions;
@@ -80,12 +82,4 @@ function parsedBody(req: ExpressRequestLike): PapersRequest['body'] {
   if (!req.readableEnded || body === undefined) return undefined;
   if (body instanceof Uint8Array) return body;
   return new TextEncoder().encode(typeof body === 'string' ? body : JSON.stringify(body));
-}
-
-// Raw Node calls: `res.send`/`res.set` would append `; charset=utf-8` to the Content-Type.
-function writeResponse(res: ServerResponse, answer: PapersResponse): void {
-  res.statusCode = answer.status;
-  for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
-  if (answer.body === null) res.end();
-  else res.end(answer.body);
 }

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import { createPapersHandler, type PapersHandlerOptions, type PapersRequest } from '@paperlist/core';
@@ -69,6 +70,8 @@ export function papersRouter(options: PapersRouterOptions): Router {
     // Content-Type is already set, so Koa keeps it; its Content-Length equals the core's.
     // With no body (HEAD, 304) Koa ends the response keeping the headers set above.
     if (answer.body !== null) ctx.body = Buffer.from(answer.body.buffer, answer.body.byteOffset, answer.body.byteLength);
+    // A streamed export: Koa pipes it with back-pressure and destroys it when the client leaves.
+    else if (answer.stream !== undefined) ctx.body = Readable.from(answer.stream, { objectMode: false });
   });
   return router;
 }

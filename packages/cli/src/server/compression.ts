@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { promisify } from 'node:util';
-import { brotliCompress, constants, gzip } from 'node:zlib';
+import { pipeline, Readable } from 'node:stream';
+import { brotliCompress, constants, createBrotliCompress, createGzip, gzip } from 'node:zlib';
 import type { PapersResponse } from '@paperlist/core';
 
 /** A content coding the server sends. */
@@ -80,6 +81,15 @@ export async function compressAnswer(answer: PapersResponse, req: IncomingMessag
   const small = answer.body !== null && answer.body.byteLength < MIN_BYTES && etag === undefined;
   if (encoding === null || small) return { ...answer, headers };
   if (etag !== undefined) headers['ETag'] = variantEtag(etag, encoding);
+  if (answer.stream !== undefined) {
+    // An export: coded as it streams (zlib's own stream keeps the back-pressure).
+    headers['Content-Encoding'] = encoding;
+    delete headers['Content-Length'];
+    const coder = encoding === 'br' ? createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: 4 } }) : createGzip({ level: 6 });
+    // pipeline: a client going away (the coder destroyed) stops the export too.
+    const coded = pipeline(Readable.from(answer.stream, { objectMode: false }), coder, () => {});
+    return { ...answer, headers, stream: coded as AsyncIterable<Uint8Array> };
+  }
   if (answer.body === null) {
     // HEAD and 304: the headers of the coded variant, without its length (unknown without coding it).
     if (answer.status !== 304) {

@@ -29,7 +29,7 @@ export const MAX_LOOKUP_VALUES = 100;
  * Errors by parameter, in django-filter's shape: `{"published_after": ["Enter a valid date."]}`.
  * `arxiv_id` is an original parameter whose `|` alternatives are an extension.
  */
-export type FieldErrors = Partial<Record<ExtensionParameter | 'arxiv_id', string[]>>;
+export type FieldErrors = Partial<Record<ExtensionParameter | 'arxiv_id' | 'ordering', string[]>>;
 
 /** What the extension parameters add to a list request besides filters. */
 export interface ExtensionRequest {

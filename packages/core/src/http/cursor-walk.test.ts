@@ -103,3 +103,40 @@ describe('cursor walks over HTTP', () => {
     expect((await get(`/api/papers/?ordering=title&cursor=${cursor}`)).status).toBe(200);
   });
 });
+
+describe('the export stream', () => {
+  it('asks the source for a page only when the previous chunk was taken, and stops when the reader does', async () => {
+    const papers = Array.from({ length: 2500 }, (_, i) => makePaper({ id: `e${String(i).padStart(4, '0')}` }));
+    const memory = createMemorySource(papers);
+    let calls = 0;
+    const source = {
+      list: (...args: Parameters<typeof memory.list>) => {
+        calls++;
+        return memory.list(...args);
+      },
+      get: (id: string) => memory.get(id),
+    };
+    const handle = createPapersHandler({ source, allowedHosts: ['h'] });
+    const answer = (await handle({ method: 'GET', url: '/papers/?ordering=id&format=jsonl', headers: { host: 'h' } }))!;
+    expect(answer.status).toBe(200);
+    expect(answer.body).toBeNull();
+    expect(calls).toBe(0);
+    const iterator = answer.stream![Symbol.asyncIterator]();
+    const first = await iterator.next();
+    expect(calls).toBe(1);
+    expect(text(first.value as Uint8Array).split('\n')).toHaveLength(1001);
+    await iterator.return!();
+    expect(calls).toBe(1);
+  });
+
+  it('answers HEAD with the headers alone, and is unknown with the extensions off', async () => {
+    const handle = createPapersHandler({ source: createMemorySource(catalogue()), allowedHosts: ['h'] });
+    const head = (await handle({ method: 'HEAD', url: '/papers/?format=jsonl&ordering=id', headers: { host: 'h' } }))!;
+    expect(head).toMatchObject({ status: 200, body: null, headers: { 'Content-Type': 'application/x-ndjson' } });
+    expect(head.stream).toBeUndefined();
+    const off = createPapersHandler({ source: createMemorySource(catalogue()), allowedHosts: ['h'], extensions: false });
+    expect((await off({ method: 'GET', url: '/papers/?format=jsonl', headers: { host: 'h' } }))!.status).toBe(404);
+    expect((await off({ method: 'GET', url: '/papers/', headers: { host: 'h', accept: 'application/x-ndjson' } }))!.status).toBe(406);
+    expect((await handle({ method: 'GET', url: '/papers/p01/?format=jsonl', headers: { host: 'h' } }))!.status).toBe(404);
+  });
+});

@@ -69,6 +69,22 @@ export function createFetchHandler(options: FetchHandlerOptions): FallthroughFet
       const notFound = errorResponse('not-found', request.method.toUpperCase() === 'HEAD');
       return new Response(notFound.body as BodyInit | null, { status: notFound.status, headers: notFound.headers });
     }
-    return new Response(answer.body as BodyInit | null, { status: answer.status, headers: answer.headers });
+    const body = answer.stream === undefined ? (answer.body as BodyInit | null) : readableStream(answer.stream);
+    return new Response(body, { status: answer.status, headers: answer.headers });
   };
+}
+
+/** A streamed answer as a web stream: each chunk made when the reader asks for it (back-pressure). */
+function readableStream(chunks: AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> {
+  const iterator = chunks[Symbol.asyncIterator]();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { value, done } = await iterator.next();
+      if (done === true) controller.close();
+      else controller.enqueue(value);
+    },
+    async cancel() {
+      await iterator.return?.();
+    },
+  });
 }

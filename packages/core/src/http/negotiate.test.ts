@@ -22,4 +22,17 @@ describe('negotiateRepresentation', () => {
   ])('Accept %j format %j -> %j', (accept, format, expected) => {
     expect(negotiateRepresentation(accept, format)).toBe(expected);
   });
+
+  it.each<[string | undefined, string | undefined, boolean, string | null]>([
+    ['application/x-ndjson', undefined, true, 'jsonl'],
+    ['application/x-ndjson', undefined, false, null],
+    ['application/x-ndjson, application/json;q=0.9', undefined, true, 'jsonl'],
+    ['application/x-ndjson;q=0.5, application/json', undefined, true, 'json'],
+    ['*/*', undefined, true, 'json'],
+    ['application/*', undefined, true, 'json'],
+    ['text/html', 'jsonl', true, 'jsonl'],
+    [undefined, 'jsonl', false, 'unknown-format'],
+  ])('with the export (%s, format %j, jsonl %j) -> %j', (accept, format, jsonl, expected) => {
+    expect(negotiateRepresentation(accept, format, { jsonl })).toBe(expected);
+  });
 });

@@ -1,5 +1,8 @@
-/** A representation the papers API can answer with. */
-export type Representation = 'json' | 'html';
+/**
+ * A representation the papers API can answer with: `jsonl` is the export (JSON Lines, every
+ * matching paper), an extension offered only when the handler's extensions are on.
+ */
+export type Representation = 'json' | 'html' | 'jsonl';
 
 /** The values of `?format=` and the representation each selects (`api` is DRF's name for HTML). */
 export const FORMAT_VALUES = { json: 'json', html: 'html', api: 'html' } as const satisfies Record<string, Representation>;
@@ -19,8 +22,11 @@ interface MediaRange {
 export function negotiateRepresentation(
   accept: string | undefined,
   format: string | undefined,
+  options: { jsonl?: boolean } = {},
 ): Representation | 'unknown-format' | null {
+  const jsonl = options.jsonl === true;
   if (format !== undefined && format !== '') {
+    if (jsonl && format === 'jsonl') return 'jsonl';
     return Object.hasOwn(FORMAT_VALUES, format) ? FORMAT_VALUES[format as keyof typeof FORMAT_VALUES] : 'unknown-format';
   }
   if (accept === undefined || accept.trim() === '') return 'json';
@@ -28,8 +34,18 @@ export function negotiateRepresentation(
   if (ranges.length === 0) return 'json';
   const json = quality(ranges, 'application', 'json');
   const html = quality(ranges, 'text', 'html');
-  if (json <= 0 && html <= 0) return null;
+  // Only an exact `application/x-ndjson` asks for the export: `*/*` keeps meaning JSON.
+  const lines = jsonl ? exactQuality(ranges, 'application', 'x-ndjson') : 0;
+  if (json <= 0 && html <= 0 && lines <= 0) return null;
+  if (lines > json && lines >= html) return 'jsonl';
   return html > json ? 'html' : 'json';
+}
+
+/** The quality of a range naming exactly this type, or 0. */
+function exactQuality(ranges: readonly MediaRange[], type: string, subtype: string): number {
+  let best = 0;
+  for (const range of ranges) if (range.type === type && range.subtype === subtype) best = Math.max(best, range.q);
+  return best;
 }
 
 function parseAccept(accept: string): MediaRange[] {

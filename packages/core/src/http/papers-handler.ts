@@ -9,7 +9,8 @@ import { encodeCursor, positionOf } from '../pagination/cursor.js';
 import { parseListQuery, type ListRequest } from '../query/parse-list-query.js';
 import { readFieldSelection, serializeFields } from '../query/field-selection.js';
 import { lastValue, parseQueryString } from '../query/query-string.js';
-import type { OrderKey, PaperQuery } from '../source.js';
+import type { OrderKey, PaperQuery, SourceCallOptions } from '../source.js';
+import { exportLines } from './export-stream.js';
 import { isAllowedHost } from './allowed-hosts.js';
 import { callSource } from './call-source.js';
 import { computeEtag, ifNoneMatchMatches } from './etag.js';
@@ -57,7 +58,7 @@ export function createPapersHandler(options: PapersHandlerOptions): PapersHandle
     if (route.kind === 'schema') return schemaResponse(config, request, mountPrefix(request.basePath ?? ''), linkOrigin(config, request));
     const parsed = parseQueryString(rawQuery);
     const format = parsed.ok ? lastValue(parsed.pairs, 'format') : undefined;
-    const representation = negotiateRepresentation(header(request, 'accept'), format);
+    const representation = negotiateRepresentation(header(request, 'accept'), format, { jsonl: config.extensions !== false });
     if (representation === null) return errorResponse('not-acceptable', isHead);
     if (representation === 'unknown-format') return errorResponse('not-found', isHead);
     // The same error as an HTML page when a browser asked for one.
@@ -73,8 +74,9 @@ export function createPapersHandler(options: PapersHandlerOptions): PapersHandle
     if (!parsed.ok) return fail(parsed.error);
 
     const version = config.source.version?.();
+    // An export is a stream made as it is sent: no ETag (the catalogue may change during it).
     const etag =
-      version === undefined ? undefined : computeEtag(version, [representation, linkOrigin(config, request), request.url]);
+      version === undefined || representation === 'jsonl' ? undefined : computeEtag(version, [representation, linkOrigin(config, request), request.url]);
     if (etag !== undefined && ifNoneMatchMatches(header(request, 'if-none-match'), etag)) {
       const notModified = notModifiedResponse(etag);
       if (representation === 'html') notModified.headers['Content-Type'] = HTML_CONTENT_TYPE;
@@ -83,6 +85,7 @@ export function createPapersHandler(options: PapersHandlerOptions): PapersHandle
     const cacheHeaders: Record<string, string> = etag === undefined ? {} : { ETag: etag };
     try {
       if (route.kind === 'retrieve') {
+        if (representation === 'jsonl') return errorResponse(format === 'jsonl' ? 'not-found' : 'not-acceptable', isHead);
         const selection = config.extensions === false ? ({ ok: true, fields: null } as const) : readFieldSelection(parsed.pairs);
         if (!selection.ok) return fieldErrorsResponse(selection.errors, isHead, representation === 'html' ? { listUrl: listPath } : null);
         const paper = await callSource((options) => config.source.get(route.id, options), request.signal, config.timeoutMs);
@@ -143,6 +146,7 @@ async function listPapers(
   });
   const ask = (offset: number, limit: number) =>
     callSource((options) => config.source.list(query(offset, limit), options), request.signal, config.timeoutMs);
+  if (representation === 'jsonl') return exportResponse(config, request, list, isHead);
   if (list.countOnly && representation !== 'html') {
     // The count alone: no page is read, no paper fetched, no links.
     const { count } = await ask(0, 0);
@@ -187,6 +191,23 @@ async function listPapers(
   chunks.push(CLOSE);
   return jsonResponse(200, concatBytes(chunks), isHead, cacheHeaders);
 }
+
+/**
+ * The export (`format=jsonl`, or `Accept: application/x-ndjson`): every matching paper, one per
+ * line, streamed (see `exportLines`). Needs an explicit ordering with `q`, like a cursor walk.
+ */
+function exportResponse(config: ResolvedHandlerOptions, request: PapersRequest, list: ListRequest, isHead: boolean): PapersResponse {
+  if (list.ordering.kind !== 'fields') {
+    return fieldErrorsResponse({ ordering: [EXPORT_NEEDS_ORDERING] }, isHead, null);
+  }
+  const headers = { ...CONTRACT_HEADERS, 'Content-Type': EXPORT_CONTENT_TYPE };
+  if (isHead) return { status: 200, headers, body: null };
+  const call = <T>(run: (options: SourceCallOptions) => Promise<T>) => callSource(run, request.signal, config.timeoutMs);
+  return { status: 200, headers, body: null, stream: exportLines(config.source, list, list.ordering.keys, call) };
+}
+
+const EXPORT_CONTENT_TYPE = 'application/x-ndjson';
+const EXPORT_NEEDS_ORDERING = 'An export of a search needs an explicit ordering (relevance changes as the catalogue does): add ordering=, such as ordering=-published.';
 
 /**
  * One page of a cursor walk: the papers after the cursor's position (one more is asked for, to

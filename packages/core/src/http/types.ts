@@ -41,8 +41,14 @@ export interface PapersResponse {
   status: number;
   /** Header names in their canonical case; every value a single string. */
   headers: Record<string, string>;
-  /** The body bytes; `null` for HEAD and 304. */
+  /** The body bytes; `null` for HEAD and 304, and when the body is a {@link stream}. */
   body: Uint8Array | null;
+  /**
+   * A body sent in chunks as they are made (the export, `format=jsonl`), instead of `body`.
+   * An adapter writes each chunk when the client has taken the previous ones (back-pressure),
+   * stops pulling when the client goes away, and cuts the connection if it throws midway.
+   */
+  stream?: AsyncIterable<Uint8Array>;
 }
 
 /**

@@ -62,25 +62,59 @@ export function createRequestListener(options: RequestListenerOptions): PapersRe
       body: req,
     })
       .then(async (answer) => {
-        if (answer !== null) writeResponse(res, transformResponse === undefined ? answer : await transformResponse(answer, req));
+        if (answer !== null) await writeResponse(res, transformResponse === undefined ? answer : await transformResponse(answer, req));
         else if (next !== undefined) next();
-        else writeResponse(res, errorResponse('not-found', method.toUpperCase() === 'HEAD'));
+        else await writeResponse(res, errorResponse('not-found', method.toUpperCase() === 'HEAD'));
       })
       .catch((error: unknown) => {
         onError(error, { method, url: req.url ?? '/', headers: req.headers });
         if (res.headersSent) res.destroy();
-        else writeResponse(res, { status: 500, headers: { 'Content-Type': 'application/json' }, body: new TextEncoder().encode('{"detail":"Internal server error."}') });
+        else void writeResponse(res, { status: 500, headers: { 'Content-Type': 'application/json' }, body: new TextEncoder().encode('{"detail":"Internal server error."}') });
       });
   };
 }
 
-/** Writes an answer with raw Node calls (headers exactly as the core made them). */
-export function writeResponse(res: ServerResponse, answer: PapersResponse): void {
+/**
+ * Writes an answer with raw Node calls (headers exactly as the core made them). A streamed body
+ * is written chunk by chunk, each once the socket took the previous one (back-pressure); a
+ * client that goes away stops the stream, and a stream that fails midway cuts the connection
+ * (the status line is already sent). Resolves once the answer is written or abandoned.
+ */
+export async function writeResponse(res: ServerResponse, answer: PapersResponse): Promise<void> {
   if (res.destroyed) return;
   res.statusCode = answer.status;
   for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
-  if (answer.body === null) res.end();
-  else res.end(answer.body);
+  if (answer.stream === undefined) {
+    if (answer.body === null) res.end();
+    else res.end(answer.body);
+    return;
+  }
+  const iterator = answer.stream[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      const { value, done } = await iterator.next();
+      if (done === true || res.destroyed) break;
+      if (!res.write(value)) await drained(res);
+    }
+    if (!res.destroyed) res.end();
+  } catch (error) {
+    res.destroy(error as Error);
+  } finally {
+    await iterator.return?.();
+  }
+}
+
+/** Resolves when `res` can take more, or is gone. */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }
 
 type TrustFunction = (address: string, hop: number) => boolean;

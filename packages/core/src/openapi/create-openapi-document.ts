@@ -113,7 +113,11 @@ export function createOpenApiDocument(options: OpenApiDocumentOptions): JsonObje
         {
           description: 'One page of papers.',
           headers: cached,
-          content: { 'application/json': { schema: componentRef('schemas', 'PaperList') }, ...html },
+          content: {
+            'application/json': { schema: componentRef('schemas', 'PaperList') },
+            ...html,
+            ...((options.extensions ?? true) ? { 'application/x-ndjson': EXPORT_CONTENT } : {}),
+          },
         },
         [...listParameters(sizes, options.extensions ?? true), componentRef('parameters', 'format')],
       )),
@@ -166,7 +170,7 @@ export function createOpenApiDocument(options: OpenApiDocumentOptions): JsonObje
       ...(writes === null ? {} : { securitySchemes: writeComponents({}).securitySchemes }),
       parameters: {
         id: { name: 'id', in: 'path', required: true, description: 'The paper id.', schema: { type: 'string', examples: ['attention-is-all-you-need'] } },
-        format: formatParameter(),
+        format: formatParameter(options.extensions ?? true),
       },
       headers: {
         Allow:
@@ -222,3 +226,14 @@ function refused(id: string): JsonObject {
   }
   return operations;
 }
+
+/** The export (`format=jsonl`): every matching paper as one line of JSON. */
+const EXPORT_CONTENT: JsonObject = {
+  schema: {
+    type: 'string',
+    description:
+      'The export (`format=jsonl` or `Accept: application/x-ndjson`): every matching paper, one JSON object per line ' +
+      '(the fields of `Paper`, or those `fields`/`omit` select), streamed in the ordering, without paging. A search ' +
+      '(`q`) needs an explicit `ordering`.',
+  },
+};

@@ -175,14 +175,16 @@ export function fieldErrorsSchema(): JsonObject {
 }
 
 /** `format`: overrides the `Accept` header on every papers path. */
-export function formatParameter(): JsonObject {
+export function formatParameter(extensions = false): JsonObject {
   return {
     name: 'format',
     in: 'query',
     required: false,
     description:
       `Representation, overriding ${code('Accept')}: ${code('json')}, or ${code('html')} (also ${code('api')}) for the ` +
-      `browsable page. Any other value: 404.`,
-    schema: { type: 'string', enum: Object.keys(FORMAT_VALUES) },
+      `browsable page` +
+      (extensions ? `, or ${code('jsonl')} on the list for the export (every matching paper, one per line, streamed)` : '') +
+      `. Any other value: 404.`,
+    schema: { type: 'string', enum: [...Object.keys(FORMAT_VALUES), ...(extensions ? ['jsonl'] : [])] },
   };
 }

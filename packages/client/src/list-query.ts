@@ -14,7 +14,7 @@ function alternatives(value: string | readonly string[]): string {
  */
 export function listQuery(params: ListPapersParams): string {
   const search = new URLSearchParams();
-  const { q, ordering, page, items_per_page, arxiv_id, title, abstract, published_after, published_before, year, author, proceeding, venue, id, count_only, fields, omit, cursor } = params;
+  const { q, ordering, page, items_per_page, arxiv_id, title, abstract, published_after, published_before, year, author, proceeding, venue, id, count_only, fields, omit, cursor, facets, facet_limit, facet_null } = params;
   if (q !== undefined) search.set('q', q);
   if (ordering !== undefined) search.set('ordering', typeof ordering === 'string' ? ordering : ordering.join(','));
   if (page !== undefined) search.set('page', String(page));
@@ -33,5 +33,8 @@ export function listQuery(params: ListPapersParams): string {
   if (fields !== undefined) search.set('fields', fields.join(','));
   if (omit !== undefined) search.set('omit', omit.join(','));
   if (cursor !== undefined) search.set('cursor', cursor);
+  if (facets !== undefined) search.set('facets', facets.join(','));
+  if (facet_limit !== undefined) search.set('facet_limit', String(facet_limit));
+  if (facet_null !== undefined) search.set('facet_null', facet_null ? '1' : '0');
   return search.toString();
 }

@@ -31,6 +31,8 @@ export interface PaperList {
   /** Absolute URL of the previous page, or null on the first page. */
   previous: string | null;
   results: Paper[];
+  /** With `facets`: the buckets of each facet asked for, over every match, largest first. */
+  facets?: Partial<Record<'year' | 'venue' | 'proceeding', { value: string | null; count: number }[]>>;
 }
 
 /** A field lists can be ordered by. */
@@ -101,6 +103,12 @@ export interface ListPapersParams {
    * walks a whole catalogue, at any depth, through writes and reloads.
    */
   cursor?: string;
+  /** Facets to count over every match (sent comma-separated): the answer's `facets`. */
+  facets?: readonly ('year' | 'venue' | 'proceeding')[];
+  /** Buckets per facet (default 10, at most 1,000). */
+  facet_limit?: number;
+  /** Also the bucket of the papers without a value (`value: null`). */
+  facet_null?: boolean;
 }
 
 /** Options of a single call. */

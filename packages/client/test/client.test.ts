@@ -269,6 +269,7 @@ describe('options and portability', () => {
     expect(listQuery({ id: 'one', count_only: false })).toBe('id=one&count_only=0');
     expect(listQuery({ fields: ['id', 'title'], omit: ['abstract'] })).toBe('fields=id%2Ctitle&omit=abstract');
     expect(listQuery({ ordering: 'id', cursor: '*' })).toBe('ordering=id&cursor=*');
+    expect(listQuery({ facets: ['year', 'venue'], facet_limit: 20, facet_null: true })).toBe('facets=year%2Cvenue&facet_limit=20&facet_null=1');
   });
 
   it('reads invalid filter values (django-filter\'s 400) into fieldErrors', async () => {

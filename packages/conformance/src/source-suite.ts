@@ -5,6 +5,8 @@ import {
   parseQueryString,
   toPaper,
   type Paper,
+  type FacetBucket,
+  type FacetField,
   type PaperFilters,
   type PaperQuery,
   type PaperSource,
@@ -408,6 +410,18 @@ export function definePaperSourceSuite(target: SourceSuiteTarget): void {
       expect(at).toBeLessThanOrEqual(full.indexOf(hundredth.id) + 1 + full.filter((id) => id.startsWith(hundredth.id)).length);
       expect(ids(page)).toEqual(full.slice(at, at + 50));
     });
+
+    it.each(['', 'q=learning', 'year=2016-2018&ordering=-published', 'author=a&venue=acl', 'q=zzqx', 'title=the&q=model', 'proceeding=acl-2020-7%7Cnaacl-2019-6'])(
+      'counts the facets of %j exactly as the reference (every value, the null bucket too)',
+      async (raw) => {
+        const query = { ...queryFor(raw, 0, 5), facets: ['year', 'venue', 'proceeding'] as FacetField[] };
+        const [got, want] = await Promise.all([source.list(query), reference.list(query)]);
+        const sorted = (buckets: FacetBucket[] | undefined) =>
+          (buckets ?? []).filter((b) => b.value !== null || b.count > 0).map((b) => `${b.value}:${b.count}`).sort();
+        for (const field of ['year', 'venue', 'proceeding'] as const) expect(sorted(got.facets?.[field]), `${raw} ${field}`).toEqual(sorted(want.facets?.[field]));
+        expect(got.count).toBe(want.count);
+      },
+    );
 
     it.each(['q=learning', 'q=attention', 'q=neural+machine+translation', 'q=%22word+embeddings%22', 'q=lstm', 'q=translation&venue=acl', 'q=learning&year=2019&author=a'])(
       'relevance %j matches the reference',

@@ -35,6 +35,8 @@ export { parseQueryString, formatQueryString, lastValue, type QueryPair } from '
 export { parseListQuery, type ListRequest, type PageSizeOptions } from './query/parse-list-query.js';
 export { pageUrl, cursorUrl, buildPageLinks, pageCount, type PageLinks, type PageLinkContext } from './pagination/page-links.js';
 export { encodeCursor, decodeCursor, positionOf, compareToPosition } from './pagination/cursor.js';
+export { FACET_FIELDS, type FacetField, type FacetBucket, type FacetCounts } from './facets/facet-types.js';
+export { facetValue, referenceFacets } from './facets/reference-facets.js';
 
 export { paperWords, type PaperWords } from './search/paper-words.js';
 export { countOccurrences, termOccurrences, termMatches, type Occurrences, type TermOccurrences } from './search/term-occurrences.js';

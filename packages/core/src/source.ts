@@ -1,5 +1,6 @@
 import type { PaperRecord } from './encoded-paper.js';
 import type { DayRange } from './filters/date-range.js';
+import type { FacetCounts, FacetField } from './facets/facet-types.js';
 
 /** A field a list can be ordered by. */
 export type OrderField = 'published' | 'arxiv_id' | 'title' | 'id';
@@ -82,6 +83,8 @@ export interface PaperQuery {
    * count is still of every match. A source that cannot seek may refuse such a query.
    */
   after?: OrderPosition;
+  /** Facets to count over the whole match set (`facets=`); see {@link PaperPage.facets}. */
+  facets?: FacetField[];
 }
 
 /**
@@ -112,6 +115,8 @@ export interface PaperPage {
    * (one copy for the whole page). They must be exactly the papers of `results`, in order.
    */
   resultsJson?: Uint8Array;
+  /** When the query asked for facets: their counts over every match (see `FacetCounts`). */
+  facets?: FacetCounts;
 }
 
 /**

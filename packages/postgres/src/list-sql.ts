@@ -2,7 +2,8 @@ import { ORDER_COLUMNS, seekCondition } from './cursor-sql.js';
 import { prefixWeightOf, RELEVANCE, type FieldLengths, type OrderKey, type PaperFilters, type PaperQuery, type SearchTerm } from '@paperlist/core';
 import { PAPER_COLUMNS, type SchemaNames } from './schema.js';
 import type { TermPattern } from './text-columns.js';
-import { extensionConditions, hasExtensionFilters } from './filters-sql.js';
+import { extensionConditions, hasExtensionFilters, VENUE_KEY_FUNCTION } from './filters-sql.js';
+import type { FacetField } from '@paperlist/core';
 
 /** The stored texts a term is looked for in (see `fieldText`). */
 const TEXT_COLUMNS = { title: 'title_words', authors: 'authors_words', abstract: 'abstract_words' } as const;
@@ -179,6 +180,23 @@ export function pageStatement(
   const inner = `SELECT ${orderColumns(keys)} FROM ${matches} ORDER BY ${orderItems(keys)} ${window()}`;
   return {
     text: `SELECT ${SELECT_PAPER_P} FROM (${inner}) w JOIN ${names.papers} p USING (id) ORDER BY ${orderItems(keys, 'w.')}`,
+    params: params.values,
+  };
+}
+
+/** The expression of each facet's value (see the core's `facetValue`). */
+function facetExpression(names: SchemaNames, field: FacetField): string {
+  if (field === 'year') return 'substr(published, 1, 4)';
+  if (field === 'venue') return `${names.quoted}.${VENUE_KEY_FUNCTION}(proceeding)`;
+  return 'proceeding';
+}
+
+/** The statement counting the matching papers by one facet's values (the `NULL` value included). */
+export function facetStatement(names: SchemaNames, query: PaperQuery, terms: readonly ResolvedTerm[], field: FacetField): Statement {
+  const params = new Params();
+  const condition = where(whereClause(names, terms, query.filters, params));
+  return {
+    text: `SELECT ${facetExpression(names, field)} AS value, count(*)::float8 AS count FROM ${names.papers}${condition} GROUP BY 1`,
     params: params.values,
   };
 }

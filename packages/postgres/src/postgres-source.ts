@@ -6,6 +6,8 @@ import {
   type PaperQuery,
   type PaperSource,
   type SourceCallOptions,
+  type FacetCounts,
+  type FacetField,
 } from '@paperlist/core';
 import { queryRows, type Queryable } from './db.js';
 import { importPapers, type ImportInput, type ImportOptions, type ImportResult } from './import.js';
@@ -14,6 +16,7 @@ import {
   countStatement,
   documentFrequencyStatement,
   estimateStatement,
+  facetStatement,
   hasConditions,
   pageStatement,
   SELECT_PAPER,
@@ -260,25 +263,41 @@ export async function createPostgresSource(options: PostgresSourceOptions): Prom
   const listWithin = async (query: PaperQuery, signal: AbortSignal | undefined): Promise<PaperPage> => {
     // A filter value no stored paper can hold matches nothing (see unstorable-text.ts).
     const { arxivId, titleContains, abstractContains } = query.filters;
-    if ([arxivId, titleContains, abstractContains].some((value) => value !== undefined && isUnstorable(value))) {
-      return { count: 0, results: [] };
-    }
+    const nothing = (): PaperPage => withFacets({ count: 0, results: [] }, noFacets(query.facets));
+    if ([arxivId, titleContains, abstractContains].some((value) => value !== undefined && isUnstorable(value))) return nothing();
     const state = await readState(signal);
     const run = <R>(text: string, params: unknown[]) => runner.rows<R>(text, params, signal);
     const terms = query.terms.length === 0 ? [] : await resolveTerms(names, query.terms, cache, run);
     // A term none of whose words are in any paper (and no arXiv id): nothing matches.
-    if (terms.some((term) => !wordsCanMatch(term) && term.term.arxivId === null)) return { count: 0, results: [] };
+    if (terms.some((term) => !wordsCanMatch(term) && term.term.arxivId === null)) return nothing();
     const relevance = query.ordering.kind === 'relevance' && terms.length > 0 && query.limit > 0;
-    const [count, scoring] = await Promise.all([
+    const [count, scoring, facets] = await Promise.all([
       countMatches(query, terms, state, signal),
       relevance ? scoringFor(state, terms, signal) : null,
+      facetsOf(query, terms, signal),
     ]);
-    if (query.limit === 0 || query.offset >= count) return { count, results: [] };
+    if (query.limit === 0 || query.offset >= count) return withFacets({ count, results: [] }, facets);
     // Walking an ordering index visits about (offset + limit) * total / count papers; finding
     // the matches first visits count papers, then sorts them.
     const total = Math.max(Number(state.total), 1);
     const plan = (query.offset + query.limit) * (total / Math.max(count, 1)) <= 2 * count ? 'walk' : 'sort';
-    return { count, results: await page(query, terms, scoring, plan, signal) };
+    return withFacets({ count, results: await page(query, terms, scoring, plan, signal) }, facets);
+  };
+
+  /** The facets the query asked for, one GROUP BY each, the `NULL` bucket always present. */
+  const facetsOf = async (query: PaperQuery, terms: ResolvedTerm[], signal: AbortSignal | undefined): Promise<FacetCounts | undefined> => {
+    if (query.facets === undefined || query.facets.length === 0) return undefined;
+    const out: FacetCounts = {};
+    await Promise.all(
+      query.facets.map(async (field) => {
+        const statement = facetStatement(names, query, terms, field);
+        const rows = await runner.rows<{ value: string | null; count: number }>(statement.text, statement.params, signal);
+        const buckets = rows.filter((row) => row.value !== null).map((row) => ({ value: row.value, count: Number(row.count) }));
+        buckets.push({ value: null, count: Number(rows.find((row) => row.value === null)?.count ?? 0) });
+        out[field] = buckets;
+      }),
+    );
+    return out;
   };
 
   return {
@@ -400,4 +419,17 @@ function planRows(plan: unknown): number {
   const parsed: unknown = typeof plan === 'string' ? JSON.parse(plan) : plan;
   const rows = (parsed as [{ Plan?: { 'Plan Rows'?: unknown } }] | undefined)?.[0]?.Plan?.['Plan Rows'];
   return typeof rows === 'number' && Number.isFinite(rows) ? Math.round(rows) : 0;
+}
+
+/** The page with its facets, when there are any. */
+function withFacets(page: PaperPage, facets: FacetCounts | undefined): PaperPage {
+  return facets === undefined ? page : { ...page, facets };
+}
+
+/** The facets of an empty match set: only empty `null` buckets. */
+function noFacets(fields: readonly FacetField[] | undefined): FacetCounts | undefined {
+  if (fields === undefined || fields.length === 0) return undefined;
+  const out: FacetCounts = {};
+  for (const field of fields) out[field] = [{ value: null, count: 0 }];
+  return out;
 }

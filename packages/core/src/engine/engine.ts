@@ -6,6 +6,8 @@ import { relevanceWindow, type Scratch } from './relevance.js';
 import { filterByRange, matchTerm, rangeFrequency, type TermMatch } from './term-match.js';
 import { orderedWindow } from './window.js';
 import { seekWindow } from './seek-window.js';
+import { facetCounts } from './facet-counts.js';
+import type { FacetCounts } from '../facets/facet-types.js';
 import { PhraseJoin } from './phrase-join.js';
 import { termWeight } from '../search/relevance.js';
 import { substringMatches, type TextField } from './substring/substring-filter.js';
@@ -24,6 +26,8 @@ export interface EngineAnswer {
 export interface EngineWindow {
   count: number;
   docs: Uint32Array;
+  /** The facets the query asked for, counted over every match. */
+  facets?: FacetCounts;
 }
 
 const NO_LIMITS: WorkLimits = { deadline: Infinity };
@@ -85,7 +89,9 @@ export class Engine {
     const { set, matches } = this.match(query.terms, relevance);
     const matched = this.filter(set, query.filters);
     const count = setSize(matched);
-    if (query.limit <= 0 || query.offset >= count) return { count, docs: new Uint32Array(0) };
+    const facets = query.facets === undefined || query.facets.length === 0 ? undefined : facetCounts(index, matched, query.facets);
+    const answer = (docs: Uint32Array): EngineWindow => (facets === undefined ? { count, docs } : { count, docs, facets });
+    if (query.limit <= 0 || query.offset >= count) return answer(new Uint32Array(0));
     const end = query.offset + query.limit;
     let window: Uint32Array;
     // When no term scores (all match most of the catalogue), every score is 0: the order is the ties' order.
@@ -101,7 +107,7 @@ export class Engine {
     } else {
       window = orderedWindow(index.orders.order(query.ordering.keys), matched, query.offset, end, index.n, this.scratch);
     }
-    return { count, docs: window };
+    return answer(window);
   }
 
   get(id: string): EncodedPaper | null {

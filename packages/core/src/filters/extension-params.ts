@@ -5,13 +5,14 @@ import { textWords } from '../text/words.js';
 import { dayBound, intersectRanges, yearRange, type DayRange } from './date-range.js';
 import { venueKeysFor } from './venue-key.js';
 import { readFieldSelection, type PaperField } from '../query/field-selection.js';
+import { readFacetRequest, type FacetRequest } from '../facets/facet-params.js';
 
 /**
  * The list parameters beyond the original API (issue 19), in the order their errors are
  * written. Each is read only when the handler's `extensions` option is on; otherwise they are
  * unknown parameters, ignored as before.
  */
-export const EXTENSION_PARAMETERS = ['published_after', 'published_before', 'year', 'author', 'proceeding', 'venue', 'id', 'count_only', 'fields', 'omit', 'cursor'] as const;
+export const EXTENSION_PARAMETERS = ['published_after', 'published_before', 'year', 'author', 'proceeding', 'venue', 'id', 'count_only', 'fields', 'omit', 'cursor', 'facets', 'facet_limit', 'facet_null'] as const;
 
 /** A parameter of {@link EXTENSION_PARAMETERS}. */
 export type ExtensionParameter = (typeof EXTENSION_PARAMETERS)[number];
@@ -37,6 +38,8 @@ export interface ExtensionRequest {
   countOnly: boolean;
   /** `fields`/`omit`: the fields each paper keeps, in canonical order; `null`: all of them. */
   fields: PaperField[] | null;
+  /** `facets`, `facet_limit`, `facet_null`: the facets to count; `null`: none. */
+  facets: FacetRequest | null;
 }
 
 /** What the extension parameters read need besides the query. */
@@ -139,7 +142,10 @@ export function readExtensionFilters(
   const selection = readFieldSelection(pairs);
   if (!selection.ok) Object.assign(errors, selection.errors);
   const fields = selection.ok ? selection.fields : null;
-  return Object.keys(errors).length === 0 ? { ok: true, countOnly, fields } : { ok: false, errors };
+  const facetRequest = readFacetRequest(pairs);
+  if (!facetRequest.ok) Object.assign(errors, facetRequest.errors);
+  const facets = facetRequest.ok ? facetRequest.facets : null;
+  return Object.keys(errors).length === 0 ? { ok: true, countOnly, fields, facets } : { ok: false, errors };
 }
 
 const tooManyValues = `Ensure this value has at most ${MAX_LOOKUP_VALUES} alternatives.`;

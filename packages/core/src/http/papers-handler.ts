@@ -9,7 +9,8 @@ import { encodeCursor, positionOf } from '../pagination/cursor.js';
 import { parseListQuery, type ListRequest } from '../query/parse-list-query.js';
 import { readFieldSelection, serializeFields } from '../query/field-selection.js';
 import { lastValue, parseQueryString } from '../query/query-string.js';
-import type { OrderKey, PaperQuery, SourceCallOptions } from '../source.js';
+import type { OrderKey, PaperPage, PaperQuery, SourceCallOptions } from '../source.js';
+import { shapeFacets, type FacetRequest } from '../facets/facet-params.js';
 import { exportLines } from './export-stream.js';
 import { isAllowedHost } from './allowed-hosts.js';
 import { callSource } from './call-source.js';
@@ -137,23 +138,28 @@ async function listPapers(
   { representation, isHead, cacheHeaders, fail }: AnswerOptions,
 ): Promise<PapersResponse> {
   const { pageSize } = list;
+  // Facets are counted only for JSON (the HTML view does not show them).
+  const facets = representation === 'json' && list.facets !== null ? list.facets : null;
   const query = (offset: number, limit: number): PaperQuery => ({
     terms: list.terms,
     filters: list.filters,
     ordering: list.ordering,
     offset,
     limit,
+    ...(facets === null ? {} : { facets: facets.fields }),
   });
+  const close = (page: PaperPage) => (facets === null ? CLOSE : encodeUtf8(`],"facets":${JSON.stringify(shapeFacets(page.facets ?? {}, facets, venueAliasesOf(config)))}}`));
   const ask = (offset: number, limit: number) =>
     callSource((options) => config.source.list(query(offset, limit), options), request.signal, config.timeoutMs);
   if (representation === 'jsonl') return exportResponse(config, request, list, isHead);
   if (list.countOnly && representation !== 'html') {
     // The count alone: no page is read, no paper fetched, no links.
-    const { count } = await ask(0, 0);
-    return jsonResponse(200, `{"count":${count},"next":null,"previous":null,"results":[]}`, isHead, cacheHeaders);
+    const answer = await ask(0, 0);
+    const body = concatBytes([encodeUtf8(`{"count":${answer.count},"next":null,"previous":null,"results":[`), close(answer)]);
+    return jsonResponse(200, body, isHead, cacheHeaders);
   }
   if (list.cursor !== null && representation !== 'html' && list.ordering.kind === 'fields') {
-    return walkPage(config, request, pathname, list, list.ordering.keys, { isHead, cacheHeaders });
+    return walkPage(config, request, pathname, list, list.ordering.keys, { isHead, cacheHeaders }, facets, close);
   }
   let page = list.page === 'last' ? pageCount((await ask(0, 0)).count, pageSize) : list.page;
   const offset = (page - 1) * pageSize;
@@ -188,8 +194,13 @@ async function listPapers(
       chunks.push(toJsonBytes(paper));
     });
   }
-  chunks.push(CLOSE);
+  chunks.push(close(answer));
   return jsonResponse(200, concatBytes(chunks), isHead, cacheHeaders);
+}
+
+/** The venue aliases facets merge by (none with the extensions off, when there are no facets either). */
+function venueAliasesOf(config: ResolvedHandlerOptions): Readonly<Record<string, string>> {
+  return config.extensions === false ? {} : config.extensions.venueAliases;
 }
 
 /**
@@ -220,11 +231,15 @@ async function walkPage(
   list: ListRequest,
   keys: readonly OrderKey[],
   { isHead, cacheHeaders }: Pick<AnswerOptions, 'isHead' | 'cacheHeaders'>,
+  facets: FacetRequest | null,
+  close: (page: PaperPage) => Uint8Array,
 ): Promise<PapersResponse> {
   const { pageSize } = list;
   const query: PaperQuery = { terms: list.terms, filters: list.filters, ordering: list.ordering, offset: 0, limit: pageSize + 1 };
+  if (facets !== null) query.facets = facets.fields;
   if (list.cursor !== 'start' && list.cursor !== null) query.after = list.cursor;
-  const { count, results } = await callSource((options) => config.source.list(query, options), request.signal, config.timeoutMs);
+  const answer = await callSource((options) => config.source.list(query, options), request.signal, config.timeoutMs);
+  const { count, results } = answer;
   const page = results.slice(0, pageSize);
   const last = page.at(-1);
   const context = { origin: linkOrigin(config, request), path: pathname, pairs: list.pairs };
@@ -235,7 +250,7 @@ async function walkPage(
     if (i > 0) chunks.push(COMMA);
     chunks.push(fields === null ? toJsonBytes(paper) : encodeUtf8(serializeFields(toPaper(paper), fields)));
   });
-  chunks.push(CLOSE);
+  chunks.push(close(answer));
   return jsonResponse(200, concatBytes(chunks), isHead, cacheHeaders);
 }
 

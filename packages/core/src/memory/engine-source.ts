@@ -96,11 +96,11 @@ export class EngineSource implements MemorySource {
   }
 
   async list(query: PaperQuery, options?: SourceCallOptions): Promise<PaperPage> {
-    const { count, page } = await this.runner.run(query, options?.signal);
+    const { count, page, facets } = await this.runner.run(query, options?.signal);
     const { json, starts, ids } = page;
     const results = new Array<EncodedPaper>(ids.length);
     for (let i = 0; i < ids.length; i++) results[i] = new EncodedPaper(ids[i]!, json.subarray(starts[i]!, starts[i + 1]! - 1));
-    return { count, results, resultsJson: json };
+    return facets === undefined ? { count, results, resultsJson: json } : { count, results, resultsJson: json, facets };
   }
 
   async get(id: string) {

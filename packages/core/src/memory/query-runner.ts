@@ -4,11 +4,13 @@ import { pageJson, type PageJson } from '../engine/page-json.js';
 import { QueryInterruptedError } from '../engine/work-budget.js';
 import { QueryBudgetError } from '../source-errors.js';
 import type { PaperQuery } from '../source.js';
+import type { FacetCounts } from '../facets/facet-types.js';
 
 /** What a runner answers: the count, and the window's papers gathered in one buffer. */
 export interface RunnerAnswer {
   count: number;
   page: PageJson;
+  facets?: FacetCounts;
 }
 
 /**
@@ -47,8 +49,9 @@ export class InThreadRunner implements QueryRunner {
     signal?.throwIfAborted();
     const engine = this.engine;
     try {
-      const { count, docs } = engine.window(query, { deadline: performance.now() + this.budgetMs });
-      return { count, page: pageJson(engine.index.store, docs) };
+      const { count, docs, facets } = engine.window(query, { deadline: performance.now() + this.budgetMs });
+      const page = pageJson(engine.index.store, docs);
+      return facets === undefined ? { count, page } : { count, page, facets };
     } catch (error) {
       if (error instanceof QueryInterruptedError) throw new QueryBudgetError(this.budgetMs);
       throw error;

@@ -11,7 +11,21 @@ const PaperListSchema = Type.Object(
     count: Type.Integer({ minimum: 0, description: 'Number of matching papers across all pages.' }),
     next: nullableUrl('Absolute URL of the next page, or null on the last page.'),
     previous: nullableUrl('Absolute URL of the previous page, or null on the first page.'),
-    results: Type.Array(Type.Unsafe(componentRef('schemas', 'Paper')), { description: 'The papers of this page, in order.' }),
+    results: Type.Array(Type.Unsafe(componentRef('schemas', 'Paper')), {
+      description: 'The papers of this page, in order (with `fields`/`omit`, only the fields selected).',
+    }),
+    facets: Type.Optional(
+      Type.Record(
+        Type.String(),
+        Type.Array(
+          Type.Object(
+            { value: Type.Union([Type.String(), Type.Null()]), count: Type.Integer({ minimum: 1 }) },
+            { additionalProperties: false },
+          ),
+        ),
+        { description: 'With `facets=`: the buckets of each facet asked for, over every matching paper.' },
+      ),
+    ),
   },
   { additionalProperties: false, title: 'PaperList', description: 'One page of a list of papers.' },
 );

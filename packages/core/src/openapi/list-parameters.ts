@@ -4,6 +4,8 @@ import { FORMAT_VALUES } from '../http/negotiate.js';
 import { MAX_QUERY_LENGTH, MAX_QUERY_TERMS } from '../text/parse-search.js';
 import type { JsonObject } from './json-schema.js';
 import { PAPER_FIELDS } from '../paper.js';
+import { FACET_FIELDS } from '../facets/facet-types.js';
+import { DEFAULT_FACET_LIMIT, MAX_FACET_LIMIT } from '../facets/facet-params.js';
 import { EXTENSION_PARAMETERS, MAX_AUTHOR_ALTERNATIVES, MAX_AUTHOR_WORDS, MAX_LOOKUP_VALUES, MAX_VENUE_VALUES, type ExtensionParameter } from '../filters/extension-params.js';
 
 /** Page sizes the document states. */
@@ -116,6 +118,22 @@ function describeExtensions(): Record<ExtensionParameter, { description: string;
         `${code('ordering')} when ${code('q')} is given (else 400). A cursor that is not one of this ordering's: 404 ` +
         `${code('{"detail":"Invalid cursor"}')}.`,
       schema: { type: 'string', examples: ['*'] },
+    },
+    facets: {
+      description:
+        `Comma-separated facets to count over every matching paper (not only the page): ${FACET_FIELDS.map(code).join(', ')}. ` +
+        `The answer then has ${code('"facets":{"year":[{"value":"2018","count":575},…]}')} after ${code('results')}: exact counts, ` +
+        `by count descending then value; venues merged under the server's aliases. Filtering by a bucket (${code('year=2018')}, ` +
+        `${code('venue=acl')}, ${code('proceeding=…')}) finds exactly its count. Unknown facet: 400.`,
+      schema: { type: 'string', examples: ['year', 'year,venue'] },
+    },
+    facet_limit: {
+      description: `Buckets per facet, default ${DEFAULT_FACET_LIMIT}, at most ${MAX_FACET_LIMIT} (else 400).`,
+      schema: { type: 'integer', minimum: 1, maximum: MAX_FACET_LIMIT, default: DEFAULT_FACET_LIMIT },
+    },
+    facet_null: {
+      description: `${code('1')}: also the bucket of the papers without a value (${code('"value":null')}), when there are any.`,
+      schema: { type: 'string', enum: ['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'] },
     },
     ...describeFieldSelection(),
   };

@@ -6,6 +6,7 @@ import { lastValue, type QueryPair } from './query-string.js';
 import { DEFAULT_VENUE_ALIASES } from '../filters/venue-key.js';
 import { readExtensionFilters, type ExtensionOptions, type FieldErrors } from '../filters/extension-params.js';
 import type { PaperField } from './field-selection.js';
+import type { FacetRequest } from '../facets/facet-params.js';
 import { decodeCursor } from '../pagination/cursor.js';
 
 /** The error of `cursor` with a search ordered by relevance. */
@@ -43,6 +44,8 @@ export interface ListRequest {
    * position; `null` for page numbers.
    */
   cursor: OrderPosition | 'start' | null;
+  /** `facets` (an extension): the facets to count over every match; `null`: none. */
+  facets: FacetRequest | null;
 }
 
 /**
@@ -79,10 +82,11 @@ export function parseListQuery(
   const extensions = sizes.extensions ?? { venueAliases: DEFAULT_VENUE_ALIASES };
   let countOnly = false;
   let fields: PaperField[] | null = null;
+  let facets: FacetRequest | null = null;
   if (extensions !== false) {
     const read = readExtensionFilters(pairs, filters, extensions);
     if (!read.ok) return { ok: false, error: 'invalid-filter', fieldErrors: read.errors };
-    ({ countOnly, fields } = read);
+    ({ countOnly, fields, facets } = read);
   }
   const ordering = resolveOrdering(lastValue(pairs, 'ordering'), search.terms.length > 0);
   let cursor: ListRequest['cursor'] = null;
@@ -104,6 +108,7 @@ export function parseListQuery(
     countOnly,
     fields,
     cursor,
+    facets,
   };
   return { ok: true, request };
 }

@@ -8,6 +8,7 @@ import { buildCatalogue, type Catalogue } from './catalogue.js';
 import { hasExtensionFilters, matchesExtensionFilters } from '../filters/reference-filters.js';
 import { compareIndicesBy, orderPermutation } from './order-ranks.js';
 import { compareToPosition } from '../pagination/cursor.js';
+import { referenceFacets } from '../facets/reference-facets.js';
 import { netChanges, papersAfter } from '../writes/apply-changes.js';
 import { checkChanges, deletes, upserts } from '../writes/check-changes.js';
 import type { WritableSource, WriteResult } from '../writes/paper-changes.js';
@@ -101,7 +102,9 @@ class CatalogueState {
     const n = this.catalogue.papers.length;
     const matched = this.match(query);
     const count = matched === null ? n : matched.length;
-    if (query.limit === 0 || query.offset >= count) return { count, results: [] };
+    const facets = query.facets === undefined || query.facets.length === 0 ? undefined : referenceFacets((matched ?? allIndices(n)).map((i) => this.catalogue.papers[i]!), query.facets);
+    const page = (results: PaperRecord[]): PaperPage => (facets === undefined ? { count, results } : { count, results, facets });
+    if (query.limit === 0 || query.offset >= count) return page([]);
     const end = query.offset + query.limit;
     let window: number[];
     if (query.ordering.kind === 'relevance') {
@@ -115,7 +118,7 @@ class CatalogueState {
     } else {
       window = this.walkOrder(query.ordering.keys, matched, query.offset, end);
     }
-    return { count, results: window.map((i): PaperRecord => this.catalogue.encoded[i]!) };
+    return page(window.map((i): PaperRecord => this.catalogue.encoded[i]!));
   }
 
   /** Indices of matching papers in catalogue order, or `null` when every paper matches. */

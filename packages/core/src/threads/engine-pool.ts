@@ -132,8 +132,8 @@ export class EnginePool implements QueryRunner {
     if (task === null || task.id !== reply.id) return; // a task already settled (aborted, closed)
     this.release(thread);
     if ('count' in reply) {
-      const { count, page } = reply;
-      this.settle(task, () => task.resolve({ count, page }));
+      const { count, page, facets } = reply;
+      this.settle(task, () => task.resolve(facets === undefined ? { count, page } : { count, page, facets }));
     } else if ('interrupted' in reply) {
       const error = reply.interrupted === 'budget' ? new QueryBudgetError(this.options.budgetMs) : task.signal?.reason;
       this.settle(task, () => task.reject(error));

@@ -27,10 +27,10 @@ port.on('message', (message: ToThread) => {
   let reply: ToPool;
   try {
     const cancel = { flag: data.cancel, index: data.slot, token };
-    const { count, docs } = engine.window(query, { deadline: performance.now() + budgetMs, cancel });
+    const { count, docs, facets } = engine.window(query, { deadline: performance.now() + budgetMs, cancel });
     const page = pageJson(engine.index.store, docs);
     // The page's buffer is transferred, not copied.
-    port.postMessage({ id, count, page } satisfies ToPool, [page.json.buffer as ArrayBuffer]);
+    port.postMessage({ id, count, page, ...(facets === undefined ? {} : { facets }) } satisfies ToPool, [page.json.buffer as ArrayBuffer]);
     return;
   } catch (error) {
     reply =

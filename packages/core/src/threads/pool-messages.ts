@@ -2,6 +2,7 @@ import type { IndexParts } from '../engine/index-parts.js';
 import type { PageJson } from '../engine/page-json.js';
 import type { InterruptReason } from '../engine/work-budget.js';
 import type { PaperQuery } from '../source.js';
+import type { FacetCounts } from '../facets/facet-types.js';
 
 /** What a query thread starts with. */
 export interface ThreadData {
@@ -18,6 +19,6 @@ export type ToThread =
 
 /** A query thread's answer to one `list` message. */
 export type ToPool =
-  | { id: number; count: number; page: PageJson }
+  | { id: number; count: number; page: PageJson; facets?: FacetCounts }
   | { id: number; interrupted: InterruptReason }
   | { id: number; error: string };

@@ -1,0 +1,101 @@
+import type { FacetBucket, FacetCounts, FacetField } from '../facets/facet-types.js';
+import type { IndexData } from './builder.js';
+import { popcount32 } from './bits.js';
+import { gallop, setSize, type DocSet } from './doc-set.js';
+import type { DocSetTable } from './doc-set-table.js';
+import type { ValueSets } from './value-sets.js';
+import { spend } from './work-budget.js';
+
+/**
+ * Exact facet counts over the matched documents, from the index alone: years from the documents'
+ * `published` ranks (one pass over the matches), proceedings and venues from their value tables
+ * (each value's documents counted against the matches: one pass over the table, popcounts for the
+ * values stored as bitsets). The work is bounded by the catalogue's size, whatever the query.
+ */
+export function facetCounts(index: IndexData, set: DocSet, fields: readonly FacetField[]): FacetCounts {
+  const out: FacetCounts = {};
+  for (const field of fields) {
+    if (field === 'year') out.year = yearCounts(index, set);
+    else out[field] = valueCounts(field === 'venue' ? index.venues : index.proceedings, set);
+  }
+  return out;
+}
+
+function yearCounts(index: IndexData, set: DocSet): FacetBucket[] {
+  const ranks = index.orders.data.ranks.published;
+  const days = index.publishedDays;
+  // One counter per published rank; rank `days.length` is the papers without a date.
+  const perRank = new Uint32Array(days.length + 1);
+  spend(setSize(set));
+  if (set.kind === 'all') for (let d = 0; d < index.n; d++) perRank[ranks[d]!]!++;
+  else if (set.kind === 'list') for (const d of set.docs) perRank[ranks[d]!]!++;
+  else {
+    const bits = set.bits;
+    for (let i = 0; i < bits.length; i++) {
+      let v = bits[i]!;
+      while (v !== 0) {
+        const t = v & -v;
+        v ^= t;
+        perRank[ranks[(i << 5) + 31 - Math.clz32(t)]!]!++;
+      }
+    }
+  }
+  const buckets: FacetBucket[] = [];
+  for (let r = 0; r < days.length; ) {
+    const year = Math.floor(days[r]! / 10000);
+    let count = 0;
+    for (; r < days.length && Math.floor(days[r]! / 10000) === year; r++) count += perRank[r]!;
+    if (count > 0) buckets.push({ value: String(year).padStart(4, '0'), count });
+  }
+  buckets.push({ value: null, count: perRank[days.length]! });
+  return buckets;
+}
+
+function valueCounts(values: ValueSets, set: DocSet): FacetBucket[] {
+  const table = values.sets;
+  const buckets: FacetBucket[] = [];
+  let total = 0;
+  for (let i = 0; i < table.size; i++) {
+    const count = intersectionSize(table, i, set);
+    if (count === 0) continue;
+    buckets.push({ value: values.values.word(i), count });
+    total += count;
+  }
+  buckets.push({ value: null, count: setSize(set) - total });
+  return buckets;
+}
+
+/** |set `i` of the table ∩ `set`|. */
+function intersectionSize(table: DocSetTable, i: number, set: DocSet): number {
+  const df = table.df[i]!;
+  if (df === 0) return 0;
+  if (set.kind === 'all') return df;
+  const members = table.set(i);
+  spend(members.kind === 'bits' ? members.bits.length : df);
+  if (members.kind === 'bits') {
+    if (set.kind === 'bits') {
+      let count = 0;
+      for (let w = 0; w < members.bits.length; w++) count += popcount32(members.bits[w]! & set.bits[w]!);
+      return count;
+    }
+    let count = 0;
+    for (const d of set.docs) if ((members.bits[d >>> 5]! & (1 << (d & 31))) !== 0) count++;
+    return count;
+  }
+  const docs = members.kind === 'list' ? members.docs : new Uint32Array(0);
+  if (set.kind === 'bits') {
+    let count = 0;
+    for (const d of docs) if ((set.bits[d >>> 5]! & (1 << (d & 31))) !== 0) count++;
+    return count;
+  }
+  // Two sorted lists: gallop through the longer.
+  const [small, large] = docs.length <= set.docs.length ? [docs, set.docs] : [set.docs, docs];
+  let count = 0;
+  let j = 0;
+  for (const d of small) {
+    j = gallop(large, d, j, large.length);
+    if (j >= large.length) break;
+    if (large[j] === d) count++;
+  }
+  return count;
+}

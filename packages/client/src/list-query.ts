@@ -14,7 +14,7 @@ function alternatives(value: string | readonly string[]): string {
  */
 export function listQuery(params: ListPapersParams): string {
   const search = new URLSearchParams();
-  const { q, ordering, page, items_per_page, arxiv_id, title, abstract, published_after, published_before, year, author, proceeding, venue, id, count_only, fields, omit, cursor, facets, facet_limit, facet_null } = params;
+  const { q, ordering, page, items_per_page, arxiv_id, title, abstract, published_after, published_before, year, author, proceeding, venue, id, count_only, fields, omit, cursor, facets, facet_limit, facet_null, highlight, crop } = params;
   if (q !== undefined) search.set('q', q);
   if (ordering !== undefined) search.set('ordering', typeof ordering === 'string' ? ordering : ordering.join(','));
   if (page !== undefined) search.set('page', String(page));
@@ -36,5 +36,7 @@ export function listQuery(params: ListPapersParams): string {
   if (facets !== undefined) search.set('facets', facets.join(','));
   if (facet_limit !== undefined) search.set('facet_limit', String(facet_limit));
   if (facet_null !== undefined) search.set('facet_null', facet_null ? '1' : '0');
+  if (highlight !== undefined) search.set('highlight', typeof highlight === 'boolean' ? (highlight ? '1' : '0') : highlight.join(','));
+  if (crop !== undefined) search.set('crop', String(crop));
   return search.toString();
 }

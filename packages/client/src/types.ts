@@ -109,6 +109,13 @@ export interface ListPapersParams {
   facet_limit?: number;
   /** Also the bucket of the papers without a value (`value: null`). */
   facet_null?: boolean;
+  /**
+   * Mark what `q` matched: `true` for the title and abstract, or the fields. Each paper then has
+   * `_highlight` (`{ title?, abstract?, authors? }`, HTML with `<mark>`), whatever its type says.
+   */
+  highlight?: boolean | readonly ('title' | 'abstract' | 'authors')[];
+  /** With `highlight`: words of the abstract kept around its first match (0: all). */
+  crop?: number;
 }
 
 /** Options of a single call. */

@@ -37,6 +37,7 @@ export { pageUrl, cursorUrl, buildPageLinks, pageCount, type PageLinks, type Pag
 export { encodeCursor, decodeCursor, positionOf, compareToPosition } from './pagination/cursor.js';
 export { FACET_FIELDS, type FacetField, type FacetBucket, type FacetCounts } from './facets/facet-types.js';
 export { facetValue, referenceFacets } from './facets/reference-facets.js';
+export { highlightText, type HighlightOptions } from './highlight/highlight-text.js';
 
 export { paperWords, type PaperWords } from './search/paper-words.js';
 export { countOccurrences, termOccurrences, termMatches, type Occurrences, type TermOccurrences } from './search/term-occurrences.js';

@@ -6,13 +6,14 @@ import { dayBound, intersectRanges, yearRange, type DayRange } from './date-rang
 import { venueKeysFor } from './venue-key.js';
 import { readFieldSelection, type PaperField } from '../query/field-selection.js';
 import { readFacetRequest, type FacetRequest } from '../facets/facet-params.js';
+import { readHighlightRequest, type HighlightRequest } from '../highlight/highlight-params.js';
 
 /**
  * The list parameters beyond the original API (issue 19), in the order their errors are
  * written. Each is read only when the handler's `extensions` option is on; otherwise they are
  * unknown parameters, ignored as before.
  */
-export const EXTENSION_PARAMETERS = ['published_after', 'published_before', 'year', 'author', 'proceeding', 'venue', 'id', 'count_only', 'fields', 'omit', 'cursor', 'facets', 'facet_limit', 'facet_null'] as const;
+export const EXTENSION_PARAMETERS = ['published_after', 'published_before', 'year', 'author', 'proceeding', 'venue', 'id', 'count_only', 'fields', 'omit', 'cursor', 'facets', 'facet_limit', 'facet_null', 'highlight', 'crop'] as const;
 
 /** A parameter of {@link EXTENSION_PARAMETERS}. */
 export type ExtensionParameter = (typeof EXTENSION_PARAMETERS)[number];
@@ -40,6 +41,8 @@ export interface ExtensionRequest {
   fields: PaperField[] | null;
   /** `facets`, `facet_limit`, `facet_null`: the facets to count; `null`: none. */
   facets: FacetRequest | null;
+  /** `highlight`, `crop`: the matches to mark in each paper; `null`: none. */
+  highlight: HighlightRequest | null;
 }
 
 /** What the extension parameters read need besides the query. */
@@ -145,7 +148,10 @@ export function readExtensionFilters(
   const facetRequest = readFacetRequest(pairs);
   if (!facetRequest.ok) Object.assign(errors, facetRequest.errors);
   const facets = facetRequest.ok ? facetRequest.facets : null;
-  return Object.keys(errors).length === 0 ? { ok: true, countOnly, fields, facets } : { ok: false, errors };
+  const highlightRequest = readHighlightRequest(pairs);
+  if (!highlightRequest.ok) Object.assign(errors, highlightRequest.errors);
+  const highlight = highlightRequest.ok ? highlightRequest.highlight : null;
+  return Object.keys(errors).length === 0 ? { ok: true, countOnly, fields, facets, highlight } : { ok: false, errors };
 }
 
 const tooManyValues = `Ensure this value has at most ${MAX_LOOKUP_VALUES} alternatives.`;

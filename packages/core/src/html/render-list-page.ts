@@ -1,3 +1,4 @@
+import type { SearchTerm } from '../source.js';
 import { lastValue } from '../query/query-string.js';
 import { buildPageLinks, pageUrl, type PageLinkContext } from '../pagination/page-links.js';
 import type { Paper } from '../paper.js';
@@ -26,6 +27,8 @@ export interface ListPageView {
   papers: readonly Paper[];
   /** Whether the extension filters are on (the handler's `extensions`). Default false. */
   extensions?: boolean;
+  /** The search terms, whose matches are marked in titles and abstracts. */
+  terms?: readonly SearchTerm[];
 }
 
 /**
@@ -65,7 +68,7 @@ export function renderListPage(view: ListPageView): string {
       : `${formatCount(count)} ${count === 1 ? 'paper' : 'papers'}; showing ${formatCount(firstIndex)} to ` +
         `${formatCount(firstIndex + view.papers.length - 1)} (page ${formatCount(page)} of ${formatCount(lastPage)}).`;
   const results = view.papers
-    .map((paper, i) => `<li>${renderPaperSummary(paper, paperPageUrl(context.origin, context.path, paper.id), `paper-${firstIndex + i}`)}</li>`)
+    .map((paper, i) => `<li>${renderPaperSummary(paper, paperPageUrl(context.origin, context.path, paper.id), `paper-${firstIndex + i}`, view.terms ?? [])}</li>`)
     .join('\n');
   const heading = q === '' ? 'Papers' : `Papers matching “${q}”`;
   const main = `<h1>${escapeHtml(heading)}</h1>

@@ -1,8 +1,12 @@
 import type { Paper } from '../paper.js';
 import { escapeHtml, safeExternalUrl } from './escape-html.js';
+import { highlightText } from '../highlight/highlight-text.js';
+import type { SearchTerm } from '../source.js';
 
 /** Longest abstract snippet shown in a list, in characters (code points). */
 export const SNIPPET_LENGTH = 300;
+/** Words of the abstract shown around the first match of a search. */
+const SNIPPET_WORDS = 45;
 /** Authors named in a list entry before "and N more". */
 export const LISTED_AUTHORS = 8;
 
@@ -12,7 +16,10 @@ export const LISTED_AUTHORS = 8;
  *
  * @param paperUrl the address of the paper's own page
  */
-export function renderPaperSummary(paper: Paper, paperUrl: string, headingId: string): string {
+export function renderPaperSummary(paper: Paper, paperUrl: string, headingId: string, terms: readonly SearchTerm[] = []): string {
+  // With a search, its matches are marked (`<mark>`), the abstract cut around the first one.
+  const title = terms.length === 0 ? escapeHtml(paper.title) : highlightText(paper.title, terms);
+  const abstract = terms.length === 0 ? escapeHtml(snippet(paper.abstract)) : highlightText(paper.abstract.replace(/\s+/g, ' ').trim(), terms, { crop: SNIPPET_WORDS });
   const meta = [
     paper.authors.length === 0 ? '' : `<span>${escapeHtml(listAuthors(paper.authors))}</span>`,
     paper.published === null ? '' : `<time datetime="${escapeHtml(paper.published)}">${escapeHtml(paper.published)}</time>`,
@@ -20,9 +27,9 @@ export function renderPaperSummary(paper: Paper, paperUrl: string, headingId: st
   ].filter((part) => part !== '');
   const links = [externalLink(paper.url_abs, 'Abstract'), externalLink(paper.url_pdf, 'PDF')].filter((link) => link !== '');
   return `<article aria-labelledby="${escapeHtml(headingId)}">
-<h2 id="${escapeHtml(headingId)}"><a href="${escapeHtml(paperUrl)}">${escapeHtml(paper.title)}</a></h2>
+<h2 id="${escapeHtml(headingId)}"><a href="${escapeHtml(paperUrl)}">${title}</a></h2>
 ${meta.length === 0 ? '' : `<p class="meta">${meta.join(' · ')}</p>`}
-${paper.abstract === '' ? '' : `<p class="abstract">${escapeHtml(snippet(paper.abstract))}</p>`}
+${paper.abstract === '' ? '' : `<p class="abstract">${abstract}</p>`}
 ${links.length === 0 ? '' : `<ul class="links">${links.map((link) => `<li>${link}</li>`).join('')}</ul>`}
 </article>`;
 }

@@ -98,6 +98,29 @@ describe('the extension parameters over HTTP', () => {
     expect((await off('/api/papers/c/?fields=titel')).body).toBe((await call('/api/papers/c/')).body);
   });
 
+  it('marks the matches of q in _highlight, after the fields kept, and in the HTML view by default', async () => {
+    const page = JSON.parse((await call('/api/papers/?q=graham+alph&highlight=title,authors&fields=id')).body) as { results: unknown[] };
+    expect(page.results).toEqual([{ id: 'a', _highlight: { title: '<mark>Alph</mark>a', authors: ['<mark>Graham</mark> Neubig'] } }]);
+    const whole = JSON.parse((await call('/api/papers/?q=alpha&highlight=1')).body) as { results: Record<string, unknown>[] };
+    expect(Object.keys(whole.results[0]!).at(-1)).toBe('_highlight');
+    expect(whole.results[0]!['_highlight']).toEqual({ title: '<mark>Alpha</mark>', abstract: '' });
+    const none = JSON.parse((await call('/api/papers/?q=alpha&highlight=1&fields=')).body) as { results: Record<string, unknown>[] };
+    expect(Object.keys(none.results[0]!)).toHaveLength(14);
+    expect((await call('/api/papers/?q=alpha&highlight=0')).body).not.toContain('_highlight');
+    const html = await call('/api/papers/?q=alph', { accept: 'text/html' });
+    expect(html.body).toContain('<mark>Alph</mark>a');
+  });
+
+  it.each([
+    ['highlight=colour', '{"highlight":["Enter 1 or fields among title, abstract, authors; unknown: colour."]}'],
+    ['highlight=1&crop=-1', '{"crop":["A valid integer is required."]}'],
+    ['highlight=1&crop=1001', '{"crop":["Ensure this value is less than or equal to 1000."]}'],
+  ])('answers 400 for ?%s', async (query, body) => {
+    const response = await call(`/api/papers/?${query}`);
+    expect(response.status).toBe(400);
+    expect(response.body).toBe(body);
+  });
+
   it('shows the same errors as an HTML page to a browser', async () => {
     const response = await call('/api/papers/?year=soon', { accept: 'text/html' });
     expect(response.status).toBe(400);

@@ -11,6 +11,9 @@ import { readFieldSelection, serializeFields } from '../query/field-selection.js
 import { lastValue, parseQueryString } from '../query/query-string.js';
 import type { OrderKey, PaperPage, PaperQuery, SourceCallOptions } from '../source.js';
 import { shapeFacets, type FacetRequest } from '../facets/facet-params.js';
+import { paperHighlight } from '../highlight/highlight-params.js';
+import { serializePaper } from '../paper.js';
+import type { PaperRecord } from '../encoded-paper.js';
 import { exportLines } from './export-stream.js';
 import { isAllowedHost } from './allowed-hosts.js';
 import { callSource } from './call-source.js';
@@ -177,25 +180,35 @@ async function listPapers(
 
   const context = { origin: linkOrigin(config, request), path: pathname, pairs: list.pairs };
   if (representation === 'html') {
-    const view = { links: context, count, page, lastPage, pageSize, maxPageSize: config.maxPageSize, papers: results.map(toPaper), extensions: config.extensions !== false };
+    const view = { links: context, count, page, lastPage, pageSize, maxPageSize: config.maxPageSize, papers: results.map(toPaper), extensions: config.extensions !== false, terms: list.terms };
     return htmlResponse(200, renderListPage(view), isHead, cacheHeaders);
   }
   const links = buildPageLinks(context, page, lastPage);
   const chunks: Uint8Array[] = [
     encodeUtf8(`{"count":${count},"next":${JSON.stringify(links.next)},"previous":${JSON.stringify(links.previous)},"results":[`),
   ];
-  if (list.fields !== null) {
-    const fields = list.fields;
-    chunks.push(encodeUtf8(results.map((paper) => serializeFields(toPaper(paper), fields)).join(',')));
-  } else if (resultsJson !== undefined) chunks.push(resultsJson);
+  if (list.fields === null && list.highlight === null && resultsJson !== undefined) chunks.push(resultsJson);
   else {
     results.forEach((paper, i) => {
       if (i > 0) chunks.push(COMMA);
-      chunks.push(toJsonBytes(paper));
+      chunks.push(paperJson(paper, list));
     });
   }
   chunks.push(close(answer));
   return jsonResponse(200, concatBytes(chunks), isHead, cacheHeaders);
+}
+
+/**
+ * One paper of a JSON page: as stored, or its selected fields (`fields`/`omit`), followed by its
+ * `_highlight` when asked for.
+ */
+function paperJson(record: PaperRecord, list: ListRequest): Uint8Array {
+  if (list.fields === null && list.highlight === null) return toJsonBytes(record);
+  const paper = toPaper(record);
+  const json = list.fields === null ? serializePaper(paper) : serializeFields(paper, list.fields);
+  if (list.highlight === null) return encodeUtf8(json);
+  const marked = JSON.stringify(paperHighlight(paper, list.terms, list.highlight));
+  return encodeUtf8(`${json === '{}' ? '{' : `${json.slice(0, -1)},`}"_highlight":${marked}}`);
 }
 
 /** The venue aliases facets merge by (none with the extensions off, when there are no facets either). */
@@ -245,10 +258,9 @@ async function walkPage(
   const context = { origin: linkOrigin(config, request), path: pathname, pairs: list.pairs };
   const next = results.length > pageSize && last !== undefined ? cursorUrl(context, encodeCursor(keys, positionOf(toPaper(last), keys))) : null;
   const chunks: Uint8Array[] = [encodeUtf8(`{"count":${count},"next":${JSON.stringify(next)},"previous":null,"results":[`)];
-  const fields = list.fields;
   page.forEach((paper, i) => {
     if (i > 0) chunks.push(COMMA);
-    chunks.push(fields === null ? toJsonBytes(paper) : encodeUtf8(serializeFields(toPaper(paper), fields)));
+    chunks.push(paperJson(paper, list));
   });
   chunks.push(close(answer));
   return jsonResponse(200, concatBytes(chunks), isHead, cacheHeaders);

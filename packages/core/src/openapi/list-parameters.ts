@@ -6,6 +6,7 @@ import type { JsonObject } from './json-schema.js';
 import { PAPER_FIELDS } from '../paper.js';
 import { FACET_FIELDS } from '../facets/facet-types.js';
 import { DEFAULT_FACET_LIMIT, MAX_FACET_LIMIT } from '../facets/facet-params.js';
+import { DEFAULT_CROP, MAX_CROP } from '../highlight/highlight-params.js';
 import { EXTENSION_PARAMETERS, MAX_AUTHOR_ALTERNATIVES, MAX_AUTHOR_WORDS, MAX_LOOKUP_VALUES, MAX_VENUE_VALUES, type ExtensionParameter } from '../filters/extension-params.js';
 
 /** Page sizes the document states. */
@@ -134,6 +135,18 @@ function describeExtensions(): Record<ExtensionParameter, { description: string;
     facet_null: {
       description: `${code('1')}: also the bucket of the papers without a value (${code('"value":null')}), when there are any.`,
       schema: { type: 'string', enum: ['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'] },
+    },
+    highlight: {
+      description:
+        `${code('1')}: each paper gets ${code('"_highlight":{"title":…,"abstract":…}')}, the fields as HTML (escaped) with ` +
+        `${code('<mark>')} around what ${code('q')} matched (a word, or the matched start of a word); or the fields to mark among ` +
+        `${code('title')}, ${code('abstract')}, ${code('authors')} (one string per name). The abstract is cropped around its first ` +
+        `match (${code('crop')}). Not in the export.`,
+      schema: { type: 'string', examples: ['1', 'title,abstract,authors'] },
+    },
+    crop: {
+      description: `With ${code('highlight')}: words of the abstract kept around its first match (${code('…')} marks the cuts), default ${DEFAULT_CROP}; ${code('0')} keeps the whole abstract.`,
+      schema: { type: 'integer', minimum: 0, maximum: MAX_CROP, default: DEFAULT_CROP },
     },
     ...describeFieldSelection(),
   };

@@ -7,6 +7,7 @@ import { DEFAULT_VENUE_ALIASES } from '../filters/venue-key.js';
 import { readExtensionFilters, type ExtensionOptions, type FieldErrors } from '../filters/extension-params.js';
 import type { PaperField } from './field-selection.js';
 import type { FacetRequest } from '../facets/facet-params.js';
+import type { HighlightRequest } from '../highlight/highlight-params.js';
 import { decodeCursor } from '../pagination/cursor.js';
 
 /** The error of `cursor` with a search ordered by relevance. */
@@ -46,6 +47,8 @@ export interface ListRequest {
   cursor: OrderPosition | 'start' | null;
   /** `facets` (an extension): the facets to count over every match; `null`: none. */
   facets: FacetRequest | null;
+  /** `highlight` (an extension): the matches to mark in each paper; `null`: none. */
+  highlight: HighlightRequest | null;
 }
 
 /**
@@ -83,10 +86,11 @@ export function parseListQuery(
   let countOnly = false;
   let fields: PaperField[] | null = null;
   let facets: FacetRequest | null = null;
+  let highlight: HighlightRequest | null = null;
   if (extensions !== false) {
     const read = readExtensionFilters(pairs, filters, extensions);
     if (!read.ok) return { ok: false, error: 'invalid-filter', fieldErrors: read.errors };
-    ({ countOnly, fields, facets } = read);
+    ({ countOnly, fields, facets, highlight } = read);
   }
   const ordering = resolveOrdering(lastValue(pairs, 'ordering'), search.terms.length > 0);
   let cursor: ListRequest['cursor'] = null;
@@ -109,6 +113,7 @@ export function parseListQuery(
     fields,
     cursor,
     facets,
+    highlight,
   };
   return { ok: true, request };
 }

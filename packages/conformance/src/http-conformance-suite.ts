@@ -836,7 +836,8 @@ export function defineHttpConformanceSuite(target: HttpConformanceTarget): void 
         expect(html.headers['vary']).toBe('Accept');
         expect(Number(html.headers['content-length'])).toBe(html.body.length);
         expect(html.text).toMatch(/^<!doctype html>/);
-        expect(html.text).toContain('GPT-4 Technical Report');
+        // The search's matches are marked.
+        expect(html.text).toContain('<mark>GPT</mark>-<mark>4</mark> Technical Report');
         const json = await list('?q=gpt-4&format=json', { headers: { accept: BROWSER_ACCEPT } });
         expect(json.headers['content-type']).toBe('application/json');
       });

@@ -20,6 +20,10 @@ if (args.only.has('adversarial')) {
   const { runAdversarialBench } = await import('./adversarial.bench.js');
   await runAdversarialBench(args);
 }
+if (args.only.has('extensions')) {
+  const { runExtensionsBench } = await import('./extensions.bench.js');
+  await runExtensionsBench(args);
+}
 if (args.only.has('http')) {
   const { runHttpBench } = await import('./http.bench.js');
   await runHttpBench(args);

@@ -7,8 +7,11 @@ interface TextWord {
   folded: string;
   start: number;
   end: number;
-  /** Raw offset after each folded character of the word: how much of the raw word a prefix covers. */
-  rawEnds: number[];
+  /**
+   * Raw offset after each folded character of the word: how much of the raw word a prefix covers.
+   * Absent for ASCII words, where each folded character is its raw one.
+   */
+  rawEnds?: number[];
 }
 
 const WORD_CHAR = /[\p{L}\p{N}]/u;
@@ -21,6 +24,7 @@ const WORD_CHAR = /[\p{L}\p{N}]/u;
  * wrong one.
  */
 function wordsOf(text: string): TextWord[] | null {
+  if (!NON_ASCII.test(text)) return asciiWordsOf(text);
   const words: TextWord[] = [];
   let current: TextWord | null = null;
   let whole = '';
@@ -33,7 +37,7 @@ function wordsOf(text: string): TextWord[] | null {
       if (WORD_CHAR.test(char)) {
         current ??= { folded: '', start: i, end: i, rawEnds: [] };
         current.folded += char;
-        for (let k = 0; k < char.length; k++) current.rawEnds.push(i + width);
+        for (let k = 0; k < char.length; k++) current.rawEnds!.push(i + width);
         current.end = i + width;
       } else if (current !== null) {
         words.push(current);
@@ -44,6 +48,20 @@ function wordsOf(text: string): TextWord[] | null {
   }
   if (current !== null) words.push(current);
   if (whole !== foldText(text)) return null;
+  return words;
+}
+
+const NON_ASCII = /[^\x00-\x7f]/;
+const ASCII_WORD = /[a-z0-9]+/g;
+
+/** {@link wordsOf} for ASCII text, the common case: folding is lower-casing, one character for one. */
+function asciiWordsOf(text: string): TextWord[] {
+  const words: TextWord[] = [];
+  for (const match of text.toLowerCase().matchAll(ASCII_WORD)) {
+    const start = match.index;
+    const folded = match[0];
+    words.push({ folded, start, end: start + folded.length });
+  }
   return words;
 }
 
@@ -60,7 +78,7 @@ function matchedSpans(words: readonly TextWord[], terms: readonly SearchTerm[]):
       if (!ok || !last.folded.startsWith(prefix)) continue;
       for (let t = 0; t < k - 1; t++) spans.push([words[j + t]!.start, words[j + t]!.end]);
       // Only the part of the last word the term's prefix covers.
-      spans.push([last.start, last.rawEnds[prefix.length - 1] ?? last.end]);
+      spans.push([last.start, last.rawEnds === undefined ? last.start + prefix.length : (last.rawEnds[prefix.length - 1] ?? last.end)]);
     }
   }
   return mergeSpans(spans);

@@ -107,8 +107,7 @@ ${EXIT_CODES_HELP}`,
           .conflicts('databaseUrl'),
       )
       .addOption(
-        new Option('--write-token-file <file>', 'turn on HTTP writes (PUT, DELETE, POST ndjson) for requests presenting the token in FILE; or set PAPERLIST_WRITE_TOKEN')
-          .conflicts('databaseUrl'),
+        new Option('--write-token-file <file>', 'turn on HTTP writes (PUT, DELETE, POST ndjson) for requests presenting the token in FILE; or set PAPERLIST_WRITE_TOKEN'),
       )
       .option('--ephemeral-writes', 'allow writes without --state-dir (they are lost when the server stops)')
       .addOption(new Option('--database-url <url>', 'serve from PostgreSQL instead of files').env('PAPERLIST_DATABASE_URL').argParser(parseDatabaseUrl))

@@ -76,6 +76,37 @@ describe.skipIf(DATABASE_URL === undefined)(
       expect(await count()).toBe(2);
     });
 
+    it('takes HTTP writes with a token and --database-url: committed to PostgreSQL, seen by a second server', async () => {
+      const writes = `${schema}_writes`;
+      const data = await writeJsonLines(dir.file('writes.jsonl'), [paper('db-1'), paper('db-2')]);
+      expect((await runCli(['import', '--quiet', '--database-url', DATABASE_URL!, '--schema', writes, data])).code).toBe(0);
+      try {
+        const cli = startCli(['serve', '--port', '0', '--database-url', DATABASE_URL!, '--schema', writes], { env: { PAPERLIST_WRITE_TOKEN: 'pg-token' } });
+        await cli.waitFor(/serving 2 papers/);
+        const url = servedUrl(cli);
+        const auth = { authorization: 'Token pg-token' };
+        const put = await fetch(`${url}db-3/`, { method: 'PUT', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(paper('db-3', { title: 'Written to PostgreSQL' })) });
+        expect(put.status).toBe(201);
+        const bulk = await fetch(url, {
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/x-ndjson' },
+          body: `${JSON.stringify({ delete: 'db-1' })}\n${JSON.stringify(paper('db-2', { title: 'Retitled in PostgreSQL' }))}\n`,
+        });
+        expect(await bulk.json()).toEqual({ created: 0, updated: 1, deleted: 1 });
+        expect((await pool.query(`SELECT id, title FROM "${writes}".papers ORDER BY id`)).rows).toEqual([
+          { id: 'db-2', title: 'Retitled in PostgreSQL' },
+          { id: 'db-3', title: 'Written to PostgreSQL' },
+        ]);
+        expect((await getJson(`${url}?q=postgresql`)).body.count).toBe(2);
+        const second = startCli(['serve', '--port', '0', '--database-url', DATABASE_URL!, '--schema', writes]);
+        await second.waitFor(/serving 2 papers/);
+        expect((await fetch(`${servedUrl(second)}db-1/`)).status).toBe(404);
+      } finally {
+        killLeftovers();
+        await pool.query(`DROP SCHEMA IF EXISTS "${writes}" CASCADE`);
+      }
+    });
+
     it('migrate creates an empty schema, then finds it up to date', async () => {
       const fresh = `${schema}_migrated`;
       try {

@@ -1,6 +1,8 @@
 import {
   createScanSource,
+  isWritableSource,
   positionOf,
+  type PaperChange,
   parseListQuery,
   parseQueryString,
   toPaper,
@@ -240,6 +242,41 @@ export function definePaperSourceSuite(target: SourceSuiteTarget): void {
 
     // Ids and values PostgreSQL cannot store (U+0000, lone surrogates) and over-long ones: no
     // paper has them, so the answer is "not found" / nothing matches, never an error (a 503).
+    it('takes write batches, if it is writable: counts and answers as the scan reference after each', async () => {
+      const papers = Array.from({ length: 12 }, (_, i) => ({ ...fixturePaper(`w-${i}`, `Written paper ${i}`), published: i % 3 === 0 ? null : `2020-0${1 + (i % 9)}-01` }));
+      const small = await target.create(papers);
+      const close = () => small.close?.();
+      try {
+        if (!isWritableSource(small)) return;
+        const reference = createScanSource(papers);
+        const batches: PaperChange[][] = [
+          [{ op: 'upsert', paper: { ...fixturePaper('w-new', 'A brand new zebra paper'), published: '1999-01-01' } }],
+          [
+            { op: 'upsert', paper: { ...fixturePaper('w-1', 'Retitled zebra'), published: '2030-01-01' } },
+            { op: 'delete', id: 'w-2' },
+            { op: 'delete', id: 'absent' },
+            { op: 'upsert', paper: fixturePaper('w-2', 'Back again') },
+            { op: 'upsert', paper: fixturePaper('w-new-2', 'Twice written') },
+            { op: 'upsert', paper: fixturePaper('w-new-2', 'Twice written, second') },
+          ],
+          [{ op: 'delete', id: 'w-new' }, { op: 'delete', id: 'w-3' }, { op: 'delete', id: 'w-3' }],
+        ];
+        for (const batch of batches) {
+          const [got, want] = [await small.write(batch), await reference.write(batch)];
+          expect(got).toEqual(want);
+          for (const raw of ['ordering=-published', 'q=zebra&ordering=id', 'q=written', 'ordering=title']) {
+            const [a, b] = await Promise.all([small.list(queryFor(raw, 0, 50)), reference.list(queryFor(raw, 0, 50))]);
+            expect(a.count, raw).toBe(b.count);
+            expect(ids(a), raw).toEqual(ids(b));
+          }
+        }
+        expect(toPaper((await small.get('w-new-2'))!).title).toBe('Twice written, second');
+        expect(await small.get('w-3')).toBeNull();
+      } finally {
+        await close();
+      }
+    });
+
     it('looks papers up by several ids and arXiv ids at once (batch lookup)', async () => {
       const papers = [
         { ...fixturePaper('p-1', 'One'), arxiv_id: '1706.03762' },

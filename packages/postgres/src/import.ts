@@ -59,6 +59,17 @@ export interface ImportOptions {
    */
   method?: 'auto' | 'copy' | 'insert';
   /**
+   * Ids to delete in the same transaction, after the papers are written (a write batch's
+   * deletes: the batch commits whole or not at all). Not with `replace`.
+   */
+  remove?: readonly string[];
+  /**
+   * Called inside the import's transaction once it holds the catalogue's write lock, before
+   * anything is written: to read what the batch will change (exactly, since no other import or
+   * write runs meanwhile). It may answer more ids to delete (added to `remove`).
+   */
+  onLocked?: (tx: Queryable) => Promise<{ remove?: readonly string[] } | void>;
+  /**
    * `maintenance_work_mem` (index builds) and `work_mem` (merges of the GIN index's pending
    * list) during a bulk load, on a server; default `'1GB'`. Not changed on PGlite.
    */
@@ -75,6 +86,8 @@ export interface ImportResult {
   updated: number;
   /** Papers identical to the stored version (upsert), left alone. */
   unchanged: number;
+  /** Papers deleted (`remove`). */
+  deleted: number;
   /** How rows were sent. */
   method: 'copy' | 'insert';
   /** The table was empty (or replaced): rows were written frozen, indexes built after the load. */
@@ -117,6 +130,9 @@ export async function importPapers(db: Queryable, input: ImportInput, options: I
   if (!(Number.isSafeInteger(batchSize) && batchSize > 0)) {
     throw new RangeError(`paperlist: "batchSize" must be a positive integer, got ${String(options.batchSize)}`);
   }
+  if (options.replace === true && options.remove !== undefined && options.remove.length > 0) {
+    throw new RangeError('paperlist: "remove" deletes from the stored catalogue; with "replace" there is none to delete from');
+  }
   const swapLockWaitMs = options.swapLockWaitMs ?? DEFAULT_SWAP_LOCK_WAIT_MS;
   if (!(Number.isFinite(swapLockWaitMs) && swapLockWaitMs >= 0)) {
     throw new RangeError(`paperlist: "swapLockWaitMs" must be a number of milliseconds >= 0, got ${String(options.swapLockWaitMs)}`);
@@ -135,6 +151,8 @@ export async function importPapers(db: Queryable, input: ImportInput, options: I
   const result = await withTransaction(db, async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock(74111, hashtext($1))', [names.schema]);
     await assertMigrated(tx, names.schema);
+    const locked = await options.onLocked?.(tx);
+    const remove = [...(options.remove ?? []), ...(locked?.remove ?? [])];
     const [row] = await queryRows<{ found: boolean }>(tx, `SELECT EXISTS (SELECT 1 FROM ${names.papers}) AS found`);
     const stored = row?.found === true;
     if (!pglite) {
@@ -182,27 +200,32 @@ export async function importPapers(db: Queryable, input: ImportInput, options: I
       inserted = Number(merged?.inserted ?? 0);
       updated = Number(merged?.updated ?? 0);
     }
+    let deleted = 0;
+    if (remove.length > 0) {
+      const gone = await queryRows<{ id: string }>(tx, `DELETE FROM ${bulk?.papers ?? names.papers} WHERE id = ANY($1::text[]) RETURNING id`, [remove]);
+      deleted = gone.length;
+    }
     if (bulk !== null) {
       report('indexing');
       await bulk.buildIndexes();
       await bulk.finish();
       // The table holds exactly what was written: the totals are known. A swap fired no trigger: move the version here.
       const { totals } = encoder;
-      await tx.query(
-        `UPDATE ${names.state} SET total = $1, title_len_sum = $2, authors_len_sum = $3, abstract_len_sum = $4
-          ${bulk.swapped ? ', version = version + 1, changed_at = now()' : ''}`,
-        [totals.papers, totals.title, totals.authors, totals.abstract],
-      );
+      if (deleted > 0) {
+        await refreshTotals(tx, names);
+      } else {
+        await tx.query(
+          `UPDATE ${names.state} SET total = $1, title_len_sum = $2, authors_len_sum = $3, abstract_len_sum = $4
+            ${bulk.swapped ? ', version = version + 1, changed_at = now()' : ''}`,
+          [totals.papers, totals.title, totals.authors, totals.abstract],
+        );
+      }
     } else {
-      await tx.query(
-        `UPDATE ${names.state} SET total = s.total, title_len_sum = s.title, authors_len_sum = s.authors, abstract_len_sum = s.abstract
-          FROM (SELECT count(*) AS total, coalesce(sum(title_len), 0) AS title, coalesce(sum(authors_len), 0) AS authors,
-            coalesce(sum(abstract_len), 0) AS abstract FROM ${names.papers}) s`,
-      );
+      await refreshTotals(tx, names);
     }
     if ((bulk === null || freeze) && !bulk?.swapped) await tx.query(`ANALYZE ${names.papers}, ${names.words}`);
     vacuum = bulk !== null && !freeze;
-    const counts = { records: written.length, inserted, updated, unchanged: written.length - inserted - updated };
+    const counts = { records: written.length, inserted, updated, unchanged: written.length - inserted - updated, deleted };
     return { ...counts, bulk: bulk !== null, swapped: bulk?.swapped ?? false };
   }).catch((error: unknown) => {
     throw explainFailure(error, signal);
@@ -253,4 +276,13 @@ function mergeStatement(names: SchemaNames): string {
     SELECT (count(*) FILTER (WHERE inserted))::float8 AS inserted,
       (count(*) FILTER (WHERE NOT inserted))::float8 AS updated
     FROM merged`;
+}
+
+/** Recounts the catalogue's totals (papers and field lengths) from the table. */
+async function refreshTotals(tx: Queryable, names: SchemaNames): Promise<void> {
+  await tx.query(
+    `UPDATE ${names.state} SET total = s.total, title_len_sum = s.title, authors_len_sum = s.authors, abstract_len_sum = s.abstract
+      FROM (SELECT count(*) AS total, coalesce(sum(title_len), 0) AS title, coalesce(sum(authors_len), 0) AS authors,
+        coalesce(sum(abstract_len), 0) AS abstract FROM ${names.papers}) s`,
+  );
 }

@@ -6,6 +6,11 @@ import {
   type PaperQuery,
   type PaperSource,
   type SourceCallOptions,
+  type PaperChange,
+  type WritableSource,
+  type WriteResult,
+  checkChanges,
+  netChanges,
   type FacetCounts,
   type FacetField,
 } from '@paperlist/core';
@@ -87,7 +92,7 @@ export interface PostgresSourceOptions {
 }
 
 /** A {@link PaperSource} over PostgreSQL, with the schema's upkeep at hand. */
-export interface PostgresSource extends PaperSource {
+export interface PostgresSource extends WritableSource {
   /** The schema read. */
   readonly schema: string;
   /** The catalogue's version as last read (`pg:<catalogue>:<counter>`); refreshed in the background. */
@@ -327,6 +332,29 @@ export async function createPostgresSource(options: PostgresSourceOptions): Prom
       }
     },
     migrate: () => migrate(db, { schema: names.schema }),
+    async write(changes: readonly PaperChange[]): Promise<WriteResult> {
+      checkChanges(changes);
+      // Each id once: the paper it ends with, or its deletion; counted against what is stored
+      // when the write holds the catalogue's lock, so concurrent writers count exactly.
+      let result: WriteResult = { created: 0, updated: 0, deleted: 0 };
+      let upserted: Paper[] = [];
+      const touched = [...new Set(changes.map((change) => (change.op === 'upsert' ? change.paper.id : change.id)))].filter((id) => !isUnstorable(id));
+      await importPapers(db, (function* () {
+        yield* upserted;
+      })(), {
+        schema: names.schema,
+        upsert: true,
+        onLocked: async (tx) => {
+          const stored = new Set((await queryRows<{ id: string }>(tx, `SELECT id FROM ${names.papers} WHERE id = ANY($1::text[])`, [touched])).map((row) => row.id));
+          const net = netChanges(changes, (id) => stored.has(id));
+          result = net.result;
+          upserted = [...net.final.values()].filter((paper): paper is Paper => paper !== null);
+          return { remove: [...net.final].filter(([id, paper]) => paper === null && stored.has(id)).map(([id]) => id) };
+        },
+      });
+      await refreshVersion().catch(() => {});
+      return result;
+    },
     async importPapers(papers, importOptions = {}) {
       const result = await importPapers(db, papers, { ...importOptions, schema: names.schema });
       await refreshVersion().catch(() => {});

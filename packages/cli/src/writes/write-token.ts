@@ -34,10 +34,8 @@ export async function resolveWriteToken(options: WriteOptions, env: NodeJS.Proce
     if (token === undefined) return undefined;
   }
   if (token === '') throw new CliError(`the write token in ${from} is empty`, EXIT.USAGE);
-  if (options.databaseUrl !== undefined) {
-    throw new CliError('writes are not available with --database-url yet: write to PostgreSQL with paperlist import --upsert', EXIT.USAGE);
-  }
-  if (options.stateDir === undefined && options.ephemeralWrites !== true) {
+  // PostgreSQL keeps what it committed: a write is acknowledged once its transaction is.
+  if (options.databaseUrl === undefined && options.stateDir === undefined && options.ephemeralWrites !== true) {
     throw new CliError(
       'writes are on (a write token is set) but there is no --state-dir: every write would be lost at the next restart. ' +
         'Add --state-dir DIR to keep them, or --ephemeral-writes to accept losing them',

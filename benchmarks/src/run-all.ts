@@ -24,6 +24,10 @@ if (args.only.has('extensions')) {
   const { runExtensionsBench } = await import('./extensions.bench.js');
   await runExtensionsBench(args);
 }
+if (args.only.has('writes')) {
+  const { runWritesBench } = await import('./writes.bench.js');
+  await runWritesBench(args);
+}
 if (args.only.has('http')) {
   const { runHttpBench } = await import('./http.bench.js');
   await runHttpBench(args);

@@ -3,12 +3,9 @@
  * every query's work, timed through the core handler at each corpus size, and checked against the
  * scan source at 498k (status and bytes of every answer).
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BenchArgs, CorpusSize } from './args.js';
+import { runChildReport } from './child-report.js';
 import { corpusAvailable, LARGE_CATALOG } from './corpus.js';
 import type { AdversarialResult } from './adversarial/run-adversarial.js';
 import { formatMs, percentile, table } from './stats.js';
@@ -16,23 +13,7 @@ import { formatMs, percentile, table } from './stats.js';
 const CHILD = fileURLToPath(new URL('./adversarial/run-adversarial.ts', import.meta.url));
 
 function runChild(size: CorpusSize, check: boolean): Promise<{ papers: number; results: AdversarialResult[] }> {
-  const dir = mkdtempSync(join(tmpdir(), 'paperlist-adversarial-'));
-  const out = join(dir, 'report.json');
-  const args = ['--max-old-space-size=16000', '--conditions=@paperlist/source', '--import', 'tsx', CHILD, size, out];
-  if (check) args.push('--check');
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'inherit', 'inherit'] });
-    child.on('exit', (code) => {
-      try {
-        if (code !== 0) throw new Error(`adversarial run (${size}) exited with ${code}`);
-        resolve(JSON.parse(readFileSync(out, 'utf8')));
-      } catch (error) {
-        reject(error);
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
-    });
-  });
+  return runChildReport(CHILD, { before: [size], after: check ? ['--check'] : [] }, { label: `adversarial run (${size})` });
 }
 
 export async function runAdversarialBench(args: BenchArgs): Promise<void> {

@@ -5,12 +5,9 @@
  * buffers after GC), latency of count + one page for every query of the seeded set, and the
  * answers, which are checked against each other.
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BenchArgs, CorpusSize } from './args.js';
+import { runChildReport } from './child-report.js';
 import { corpusAvailable, LARGE_CATALOG } from './corpus.js';
 import type { ContenderReport } from './engine/run-contender.js';
 import { QUERY_CLASSES, searchesByClass } from './engine/query-set.js';
@@ -20,24 +17,7 @@ const CHILD = fileURLToPath(new URL('./engine/run-contender.ts', import.meta.url
 
 /** Runs a contender in a child process and reads its report. */
 export function runContender(name: string, size: CorpusSize, quick: boolean, heapMiB: number): Promise<ContenderReport> {
-  const dir = mkdtempSync(join(tmpdir(), 'paperlist-bench-'));
-  const out = join(dir, 'report.json');
-  const args = ['--expose-gc', `--max-old-space-size=${heapMiB}`, '--conditions=@paperlist/source', '--import', 'tsx', CHILD, name, size, out];
-  if (quick) args.push('--quick');
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'inherit', 'inherit'] });
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      try {
-        if (code !== 0) throw new Error(`${name} (${size}) exited with ${code}`);
-        resolve(JSON.parse(readFileSync(out, 'utf8')) as ContenderReport);
-      } catch (error) {
-        reject(error);
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
-    });
-  });
+  return runChildReport(CHILD, { before: [name, size], after: quick ? ['--quick'] : [] }, { heapMiB, exposeGc: true, label: `${name} (${size})` });
 }
 
 export async function runEngineBench(args: BenchArgs): Promise<void> {

@@ -3,12 +3,9 @@
  * and memory, deep pages by number and by cursor, highlighting and field selection. Each size runs
  * in its own process (extensions/run-extensions.ts); facets are checked against the scan source at 498k.
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BenchArgs, CorpusSize } from './args.js';
+import { runChildReport } from './child-report.js';
 import { corpusAvailable, LARGE_CATALOG } from './corpus.js';
 import type { ExportRun, TimedRequest } from './extensions/run-extensions.js';
 import { formatMs, percentile, table } from './stats.js';
@@ -16,23 +13,7 @@ import { formatMs, percentile, table } from './stats.js';
 const CHILD = fileURLToPath(new URL('./extensions/run-extensions.ts', import.meta.url));
 
 function runChild(size: CorpusSize, check: boolean): Promise<{ papers: number; results: TimedRequest[]; exports: ExportRun[] }> {
-  const dir = mkdtempSync(join(tmpdir(), 'paperlist-extensions-'));
-  const out = join(dir, 'report.json');
-  const args = ['--max-old-space-size=16000', '--expose-gc', '--conditions=@paperlist/source', '--import', 'tsx', CHILD, size, out];
-  if (check) args.push('--check');
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'inherit', 'inherit'] });
-    child.on('exit', (code) => {
-      try {
-        if (code !== 0) throw new Error(`extensions run (${size}) exited with ${code}`);
-        resolve(JSON.parse(readFileSync(out, 'utf8')));
-      } catch (error) {
-        reject(error);
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
-    });
-  });
+  return runChildReport(CHILD, { before: [size], after: check ? ['--check'] : [] }, { exposeGc: true, label: `extensions run (${size})` });
 }
 
 export async function runExtensionsBench(args: BenchArgs): Promise<void> {

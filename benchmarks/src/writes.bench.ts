@@ -2,12 +2,9 @@
  * Writes at scale (issue 17): how long a batch of 1,000 upserts takes to be visible on the memory
  * source with query threads, and query latency meanwhile (writes/run-writes.ts, one process per size).
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BenchArgs, CorpusSize } from './args.js';
+import { runChildReport } from './child-report.js';
 import { corpusAvailable, LARGE_CATALOG } from './corpus.js';
 import { formatMs, percentile, table } from './stats.js';
 
@@ -23,22 +20,7 @@ interface WritesReport {
 }
 
 function runChild(size: CorpusSize): Promise<WritesReport> {
-  const dir = mkdtempSync(join(tmpdir(), 'paperlist-writes-'));
-  const out = join(dir, 'report.json');
-  const args = ['--max-old-space-size=16000', '--conditions=@paperlist/source', '--import', 'tsx', CHILD, size, out];
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'inherit', 'inherit'] });
-    child.on('exit', (code) => {
-      try {
-        if (code !== 0) throw new Error(`writes run (${size}) exited with ${code}`);
-        resolve(JSON.parse(readFileSync(out, 'utf8')) as WritesReport);
-      } catch (error) {
-        reject(error);
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
-    });
-  });
+  return runChildReport(CHILD, { before: [size] }, { label: `writes run (${size})` });
 }
 
 export async function runWritesBench(args: BenchArgs): Promise<void> {

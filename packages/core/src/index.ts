@@ -97,4 +97,5 @@ export { IndexBuilder, Engine, type IndexData, type EngineAnswer } from './engin
 export { dayBound, yearRange, publishedInRange, type DayRange } from './filters/date-range.js';
 export { venueKey, venueKeysFor, DEFAULT_VENUE_ALIASES } from './filters/venue-key.js';
 export { nameHasWords, authorsMatch } from './filters/author-match.js';
+export { hasExtensionFilters, matchesExtensionFilters } from './filters/reference-filters.js';
 export { EXTENSION_PARAMETERS, readExtensionFilters, type ExtensionParameter, type ExtensionOptions, type FieldErrors } from './filters/extension-params.js';

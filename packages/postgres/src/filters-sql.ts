@@ -22,17 +22,8 @@ export function venueKeyFunction(names: SchemaNames): string {
       'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz'), '') $fn$`;
 }
 
-/** Whether the filters hold any of the extension filters. */
-export function hasExtensionFilters(filters: PaperFilters): boolean {
-  return (
-    filters.published !== undefined ||
-    filters.authors !== undefined ||
-    filters.proceedings !== undefined ||
-    filters.venues !== undefined ||
-    filters.arxivIds !== undefined ||
-    filters.ids !== undefined
-  );
-}
+/** Whether the filters hold any of the extension filters (the core's definition). */
+export { hasExtensionFilters } from '@paperlist/core';
 
 /** The part of a count's cache key for the extension filters. */
 export function extensionFiltersKey(filters: PaperFilters): string {

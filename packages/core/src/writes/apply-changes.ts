@@ -24,34 +24,42 @@ export function netChanges(changes: readonly PaperChange[], has: (id: string) =>
 }
 
 /**
+ * Places a stream of papers under a batch's net changes: each paper comes out replaced, dropped
+ * (`null`) or as it is; `rest` is the new papers, in the order they were first written.
+ */
+function placer(final: ReadonlyMap<string, Paper | null>) {
+  const placed = new Set<string>();
+  return {
+    place(paper: Paper): Paper | null {
+      if (!final.has(paper.id)) return paper;
+      placed.add(paper.id);
+      return final.get(paper.id) ?? null;
+    },
+    rest(): Paper[] {
+      return [...final].filter(([id, next]) => next !== null && !placed.has(id)).map(([, next]) => next!);
+    },
+  };
+}
+
+/**
  * The papers of a catalogue after a batch's net changes: replaced papers keep their place,
  * deleted ones go, new ones follow in the order they were first written.
  */
 export function* papersAfter(papers: Iterable<Paper>, final: ReadonlyMap<string, Paper | null>): Generator<Paper> {
-  const placed = new Set<string>();
+  const changes = placer(final);
   for (const paper of papers) {
-    if (!final.has(paper.id)) {
-      yield paper;
-      continue;
-    }
-    const next = final.get(paper.id);
-    placed.add(paper.id);
-    if (next != null) yield next;
+    const next = changes.place(paper);
+    if (next !== null) yield next;
   }
-  for (const [id, next] of final) if (next !== null && !placed.has(id)) yield next;
+  yield* changes.rest();
 }
 
 /** {@link papersAfter} over a stream of papers: the stream's papers with the net changes applied, new ones at the end. */
 export async function* papersAfterStream(papers: AsyncIterable<Paper>, final: ReadonlyMap<string, Paper | null>): AsyncGenerator<Paper> {
-  const placed = new Set<string>();
+  const changes = placer(final);
   for await (const paper of papers) {
-    if (!final.has(paper.id)) {
-      yield paper;
-      continue;
-    }
-    const next = final.get(paper.id);
-    placed.add(paper.id);
-    if (next != null) yield next;
+    const next = changes.place(paper);
+    if (next !== null) yield next;
   }
-  for (const [id, next] of final) if (next !== null && !placed.has(id)) yield next;
+  yield* changes.rest();
 }

@@ -53,6 +53,30 @@ export function methodSlugs(annotations: PaperAnnotations | undefined): string[]
   return annotations === undefined ? [] : distinctSlugs(annotations.methods.map((m) => m.name));
 }
 
+/**
+ * A paper's annotations as sources keep them: entries whose name has no slug dropped, and only
+ * the first entry of each slug kept (what `readPwcAnnotations` already gives).
+ */
+export function normalizeAnnotations(annotations: PaperAnnotations): PaperAnnotations {
+  const firstOfSlug = <T>(entries: readonly T[], nameOf: (entry: T) => string): T[] => {
+    const seen = new Set<string>();
+    return entries.filter((entry) => {
+      const slug = nameSlug(nameOf(entry));
+      if (slug === '' || seen.has(slug)) return false;
+      seen.add(slug);
+      return true;
+    });
+  };
+  return { tasks: firstOfSlug(annotations.tasks, (name) => name), methods: firstOfSlug(annotations.methods, (method) => method.name) };
+}
+
+/** {@link normalizeAnnotations}, or `undefined` for none or for annotations with nothing left. */
+export function keptAnnotations(annotations: PaperAnnotations | undefined): PaperAnnotations | undefined {
+  if (annotations === undefined) return undefined;
+  const kept = normalizeAnnotations(annotations);
+  return kept.tasks.length === 0 && kept.methods.length === 0 ? undefined : kept;
+}
+
 function distinctSlugs(names: readonly string[]): string[] {
   const seen = new Set<string>();
   for (const name of names) {

@@ -18,7 +18,7 @@ import { AuthorNames, AuthorNamesBuilder } from './author-names.js';
 import { publishedDays } from './published-range.js';
 import { ValueSets } from './value-sets.js';
 import { venueKey } from '../filters/venue-key.js';
-import { methodSlugs, taskSlugs, type PaperAnnotations } from '../annotations/annotations.js';
+import { keptAnnotations, methodSlugs, taskSlugs, type PaperAnnotations } from '../annotations/annotations.js';
 import { AnnotationStore } from './annotation-store.js';
 
 /** Everything an engine answers from: built once, never changed. */
@@ -102,7 +102,7 @@ export class IndexBuilder {
   add(paper: Paper, annotations?: PaperAnnotations): void {
     if (this.finished) throw new Error('paperlist: the index is already built');
     const i = this.ids.length;
-    this.notes.push(annotations);
+    this.notes.push(keptAnnotations(annotations));
     this.store.add(paper);
 
     let need = paper.title.length + paper.abstract.length;

@@ -4,7 +4,7 @@ import { formatOrderKeys } from '../ordering/parse-ordering.js';
 import { prefixWeightOf, termScore, termWeight } from '../search/relevance.js';
 import { termMatches, termOccurrences } from '../search/term-occurrences.js';
 import type { OrderKey, PaperPage, PaperQuery, SearchTerm, SourceCallOptions } from '../source.js';
-import type { AnnotationMap, PaperAnnotations } from '../annotations/annotations.js';
+import { keptAnnotations, type AnnotationMap, type PaperAnnotations } from '../annotations/annotations.js';
 import { buildCatalogue, type Catalogue } from './catalogue.js';
 import { hasExtensionFilters, matchesExtensionFilters } from '../filters/reference-filters.js';
 import { compareIndicesBy, orderPermutation } from './order-ranks.js';
@@ -217,7 +217,7 @@ function keepAnnotations(papers: readonly Paper[], annotations: AnnotationMap | 
   const kept = new Map<string, PaperAnnotations>();
   if (annotations === undefined || annotations.size === 0) return kept;
   for (const paper of papers) {
-    const found = annotations.get(paper.id);
+    const found = keptAnnotations(annotations.get(paper.id));
     if (found !== undefined) kept.set(paper.id, found);
   }
   return kept;

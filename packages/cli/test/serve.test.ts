@@ -61,6 +61,10 @@ describe('paperlist serve', () => {
     expect(bert.body).toMatchObject({ id: 'bert-pre-training', published: '2018-10-11', authors: ['Ashish Vaswani', 'Noam Shazeer'] });
     expect(Object.keys(bert.body)).toHaveLength(13);
     expect((await getJson(`${url}?q=own`)).body.results.map((p: { id: string }) => p.id)).toEqual(['my-paper']);
+    // The dump's tasks and methods, beside the papers.
+    expect((await getJson(`${url}bert-pre-training/tasks/`)).body).toEqual({ count: 1, next: null, previous: null, results: [{ id: 'machine-translation', name: 'Machine Translation', description: '' }] });
+    expect((await getJson(`${url}my-paper/methods/`)).body).toEqual({ count: 0, next: null, previous: null, results: [] });
+    expect((await getJson(`${url}?method=adam&ordering=id`)).body.results.map((p: { id: string }) => p.id)).toEqual(['attention-is-all-you-need', 'bert-pre-training']);
     cli.child.kill('SIGINT');
     expect((await cli.exited).code).toBe(0);
   });

@@ -86,6 +86,13 @@ export interface ListPapersParams {
    * (`acl-2020-7` is `acl`, `NeurIPS 2018 12` is `neurips`); sent `|`-separated.
    */
   venue?: string | readonly string[];
+  /**
+   * Only papers with one of these tasks (from the Papers with Code dump), by slug or name
+   * (`image-classification` or `Image Classification`; at most 100, sent `|`-separated).
+   */
+  task?: string | readonly string[];
+  /** Only papers using one of these methods (from the Papers with Code dump), by slug or name (at most 100, sent `|`-separated). */
+  method?: string | readonly string[];
   /** Only the papers with these ids (a batch lookup: at most 100, sent `|`-separated). */
   id?: string | readonly string[];
   /** Only the exact `count`: `results` comes back empty, `next` and `previous` null. */

@@ -270,6 +270,7 @@ describe('options and portability', () => {
     expect(listQuery({ fields: ['id', 'title'], omit: ['abstract'] })).toBe('fields=id%2Ctitle&omit=abstract');
     expect(listQuery({ ordering: 'id', cursor: '*' })).toBe('ordering=id&cursor=*');
     expect(listQuery({ facets: ['year', 'venue'], facet_limit: 20, facet_null: true })).toBe('facets=year%2Cvenue&facet_limit=20&facet_null=1');
+    expect(listQuery({ task: ['image-classification', 'Object Detection'], method: 'adam' })).toBe('task=image-classification%7CObject+Detection&method=adam');
     expect(listQuery({ highlight: ['title', 'authors'], crop: 12 })).toBe('highlight=title%2Cauthors&crop=12');
     expect(listQuery({ highlight: true })).toBe('highlight=1');
   });

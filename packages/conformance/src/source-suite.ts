@@ -12,6 +12,9 @@ import {
   type PaperFilters,
   type PaperQuery,
   type PaperSource,
+  type AnnotationMap,
+  type MethodRecord,
+  type PaperAnnotations,
 } from '@paperlist/core';
 import { loadSamplePapers } from '@paperlist/core/sample';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,8 +23,11 @@ import { SOURCE_FIXTURE } from './source-fixture.js';
 /** A source under test, built from a catalogue. */
 export interface SourceSuiteTarget {
   name: string;
-  /** Builds the source holding exactly `papers`; may take a while (imports). */
-  create(papers: readonly Paper[]): Promise<PaperSource & { close?(): Promise<void> }>;
+  /**
+   * Builds the source holding exactly `papers`, with their tasks and methods (from the Papers
+   * with Code dump) when `annotations` is given; may take a while (imports).
+   */
+  create(papers: readonly Paper[], annotations?: AnnotationMap): Promise<PaperSource & { close?(): Promise<void> }>;
   /**
    * Whether relevance order (q without ordering) is identical to the reference. Sources
    * that rank differently (PostgreSQL's ts_rank_cd) still must find the same papers.
@@ -274,6 +280,130 @@ export function definePaperSourceSuite(target: SourceSuiteTarget): void {
         expect(await small.get('w-3')).toBeNull();
       } finally {
         await close();
+      }
+    });
+
+    it('filters by task and method (slugs, | alternatives), answers annotations(id), keeps them through writes', async () => {
+      const method = (name: string, fields: Partial<MethodRecord> = {}): MethodRecord => ({
+        name,
+        full_name: null,
+        description: null,
+        introduced_year: null,
+        source_url: null,
+        source_title: null,
+        code_snippet_url: null,
+        ...fields,
+      });
+      const adam = method('Adam', { full_name: 'Adam', description: 'An optimizer.', introduced_year: 2014, source_url: 'http://arxiv.org/abs/1412.6980v9', source_title: 'Adam', code_snippet_url: 'https://github.com/x' });
+      const papers = ['t-a', 't-b', 't-c', 't-d', 't-e', 't-none'].map((id, i) => ({ ...fixturePaper(id, `Annotated paper ${id}`), published: `201${i}-01-01` }));
+      const annotations = new Map<string, PaperAnnotations>([
+        ['t-a', { tasks: ['Image Classification', 'Object Detection'], methods: [adam, method('ResNet')] }],
+        ['t-b', { tasks: ['Image Classification'], methods: [] }],
+        ['t-c', { tasks: ['Machine Translation'], methods: [method('Transformer'), method('Adam')] }],
+        ['t-d', { tasks: [], methods: [method('Batch Normalization')] }],
+        ['t-e', { tasks: ['Q-Learning', 'Image  classification!'], methods: [method('ResNet'), method('resnet')] }],
+      ]);
+      const small = await target.create(papers, annotations);
+      const close = () => small.close?.();
+      const reference = createScanSource(papers, { annotations });
+      try {
+        const found = async (raw: string, from: PaperSource = small) => {
+          const page = await from.list(queryFor(raw, 0, 50));
+          expect(page.count, raw).toBe(page.results.length);
+          return ids(page);
+        };
+        const cases: [string, string[]][] = [
+          ['task=image-classification&ordering=id', ['t-a', 't-b', 't-e']],
+          ['task=Image+Classification&ordering=-id', ['t-e', 't-b', 't-a']],
+          ['task=object-detection%7Cmachine-translation&ordering=id', ['t-a', 't-c']],
+          ['task=q-learning', ['t-e']],
+          ['task=segmentation', []],
+          ['task=%21%21', []],
+          ['method=adam&ordering=id', ['t-a', 't-c']],
+          ['method=ResNet&ordering=-published', ['t-e', 't-a']],
+          ['method=batch-normalization%7Ctransformer&ordering=id', ['t-c', 't-d']],
+          ['task=image-classification&method=adam', ['t-a']],
+          ['task=image-classification&method=transformer', []],
+          ['task=image-classification&q=annotated&ordering=published', ['t-a', 't-b', 't-e']],
+          ['task=image-classification&year=2011-', ['t-b', 't-e']],
+          ['task=image-classification&id=t-b%7Ct-c', ['t-b']],
+        ];
+        for (const [raw, expected] of cases) {
+          expect(await found(raw), raw).toEqual(expected);
+          expect(await found(raw, reference), `reference: ${raw}`).toEqual(expected);
+        }
+        if (small.annotations !== undefined) {
+          expect(await small.annotations('t-a')).toEqual(annotations.get('t-a'));
+          expect(await small.annotations('t-e')).toEqual({ tasks: ['Q-Learning', 'Image  classification!'], methods: [method('ResNet')] });
+          expect(await small.annotations('t-none')).toEqual({ tasks: [], methods: [] });
+          expect(await small.annotations('no-such-paper')).toBeNull();
+          expect(await small.annotations('\u0000')).toBeNull();
+        }
+        if (isWritableSource(small)) {
+          // A written paper keeps its tasks and methods; a deleted one loses them, also when written again.
+          // (A batch counts by its net effect: a delete and an upsert of one id in one batch is an update.)
+          const batches: PaperChange[][] = [
+            [
+              { op: 'upsert', paper: { ...fixturePaper('t-a', 'Retitled annotated paper'), published: '2020-01-01' } },
+              { op: 'delete', id: 't-b' },
+              { op: 'delete', id: 't-c' },
+              { op: 'upsert', paper: fixturePaper('t-new', 'New paper') },
+            ],
+            [{ op: 'upsert', paper: fixturePaper('t-c', 'Back without annotations') }],
+          ];
+          for (const batch of batches) expect(await small.write(batch)).toEqual(await reference.write(batch));
+          for (const [raw, expected] of [
+            ['task=image-classification&ordering=id', ['t-a', 't-e']],
+            ['method=adam&ordering=id', ['t-a']],
+            ['method=transformer', []],
+          ] as [string, string[]][]) {
+            expect(await found(raw), raw).toEqual(expected);
+            expect(await found(raw, reference), `reference: ${raw}`).toEqual(expected);
+          }
+          if (small.annotations !== undefined) {
+            expect(await small.annotations('t-a')).toEqual(annotations.get('t-a'));
+            expect(await small.annotations('t-c')).toEqual({ tasks: [], methods: [] });
+            expect(await small.annotations('t-b')).toBeNull();
+          }
+        }
+      } finally {
+        await close();
+      }
+    });
+
+    it('agrees with the reference on task and method filters over 400 annotated sample papers', async () => {
+      const papers = (await loadSamplePapers()).slice(0, 400);
+      const random = seededRandom(4242);
+      const taskNames = ['Image Classification', 'Object Detection', 'Machine Translation', 'Language Modelling', 'Speech Recognition', 'Question Answering'];
+      const methodNames = ['Adam', 'Dropout', 'ResNet', 'Transformer', 'LSTM', 'Batch Normalization'];
+      const some = (names: readonly string[]) => names.filter(() => random() < 0.3);
+      const annotations = new Map<string, PaperAnnotations>();
+      for (const paper of papers) {
+        if (random() < 0.2) continue;
+        annotations.set(paper.id, { tasks: some(taskNames), methods: some(methodNames).map((name) => ({ name, full_name: name, description: null, introduced_year: 2015, source_url: null, source_title: null, code_snippet_url: null })) });
+      }
+      const small = await target.create(papers, annotations);
+      const reference = createScanSource(papers, { annotations });
+      try {
+        const queries = [
+          'task=image-classification',
+          'task=object-detection%7Cspeech-recognition&ordering=-published',
+          'method=adam&ordering=title',
+          'method=dropout%7Clstm&task=question-answering&ordering=-arxiv_id',
+          'task=machine-translation&q=translation&ordering=id',
+          'method=resnet&year=2017-&ordering=published',
+          'task=language-modelling&method=transformer&ordering=-title',
+        ];
+        for (const raw of queries) {
+          for (const [offset, limit] of [[0, 50], [10, 7]] as const) {
+            const query = queryFor(raw, offset, limit);
+            const [got, want] = await Promise.all([small.list(query), reference.list(query)]);
+            expect(got.count, raw).toBe(want.count);
+            expect(ids(got), raw).toEqual(ids(want));
+          }
+        }
+      } finally {
+        await small.close?.();
       }
     });
 

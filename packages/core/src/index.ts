@@ -90,7 +90,8 @@ export {
 export { LIST_QUERY_PARAMETERS, type ListQueryParameter } from './query/parse-list-query.js';
 export { FORMAT_VALUES } from './http/negotiate.js';
 export { DEFAULT_PAGE_SIZE, DEFAULT_MAX_PAGE_SIZE } from './http/handler-options.js';
-export { pwcRecordToPaper, idFromPaperUrl, PWC_FIELDS } from './formats/pwc-record.js';
+export { pwcRecordToPaper, idFromPaperUrl, PWC_FIELDS, type PwcRecordValidation } from './formats/pwc-record.js';
+export { nameSlug, taskSlugs, methodSlugs, normalizeAnnotations, readPwcAnnotations, type PaperAnnotations, type MethodRecord, type AnnotationMap } from './annotations/annotations.js';
 export { detectRecordFormat, RECORD_FORMATS, type RecordFormat, type RecordFormatOption } from './formats/record-format.js';
 export { IndexBuilder, Engine, type IndexData, type EngineAnswer } from './engine/index.js';
 // The extension filters (issue 19): date range, author, proceeding and venue.

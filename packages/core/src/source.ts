@@ -1,4 +1,5 @@
 import type { PaperRecord } from './encoded-paper.js';
+import type { PaperAnnotations } from './annotations/annotations.js';
 import type { DayRange } from './filters/date-range.js';
 import type { FacetCounts, FacetField } from './facets/facet-types.js';
 
@@ -64,6 +65,10 @@ export interface PaperFilters {
   proceedings?: string[];
   /** The venue key of `proceeding` (see `venueKey`) is one of these. */
   venues?: string[];
+  /** One of the paper's task slugs (see `nameSlug`) is one of these (distinct, sorted): `task=a|b`. */
+  tasks?: string[];
+  /** One of the paper's method slugs (see `nameSlug`) is one of these (distinct, sorted): `method=a|b`. */
+  methods?: string[];
 }
 
 /**
@@ -140,4 +145,11 @@ export interface PaperSource {
    * without asking the source.
    */
   version?(): string;
+  /**
+   * Optional: the tasks and methods of paper `id` (from the Papers with Code dump; empty lists
+   * when it has none), or `null` when there is no such paper. A source without it answers the
+   * `/papers/{id}/tasks/`, `/papers/{id}/methods/` and `/tasks/{id}/papers/` routes as if no
+   * paper had any (and the `task=`/`method=` filters then match nothing).
+   */
+  annotations?(id: string, options?: SourceCallOptions): Promise<PaperAnnotations | null>;
 }

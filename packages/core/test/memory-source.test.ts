@@ -3,11 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { createMemorySource, PaperlistOptionsError } from '../src/index.js';
 import { createMemorySource as createNodeMemorySource } from '../src/node/index.js';
 
-definePaperSourceSuite({ name: 'memory engine', create: async (papers) => createMemorySource(papers) });
+definePaperSourceSuite({ name: 'memory engine', create: async (papers, annotations) => createMemorySource(papers, annotations === undefined ? {} : { annotations }) });
 
-definePaperSourceSuite({ name: 'memory engine on Node, no threads', create: async (papers) => createNodeMemorySource(papers) });
+definePaperSourceSuite({ name: 'memory engine on Node, no threads', create: async (papers, annotations) => createNodeMemorySource(papers, annotations === undefined ? {} : { annotations }) });
 
-definePaperSourceSuite({ name: 'memory engine on 2 query threads', create: async (papers) => createNodeMemorySource(papers, { threads: 2 }) });
+definePaperSourceSuite({
+  name: 'memory engine on 2 query threads',
+  create: async (papers, annotations) => createNodeMemorySource(papers, { threads: 2, ...(annotations === undefined ? {} : { annotations }) }),
+});
 
 describe("the edge entry's createMemorySource", () => {
   it('refuses query threads, naming the Node entry that has them', () => {

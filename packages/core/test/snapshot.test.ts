@@ -44,6 +44,26 @@ describe('memory source snapshots', () => {
     }
   });
 
+  it('keeps the tasks and methods of papers, and their filters', async () => {
+    const some = papers.slice(0, 50);
+    const annotations = new Map(some.slice(0, 20).map((paper, i) => [paper.id, { tasks: [i % 2 === 0 ? 'Image Classification' : 'Machine Translation'], methods: [{ name: 'Adam', full_name: 'Adam', description: null, introduced_year: 2014, source_url: null, source_title: null, code_snippet_url: null }] }]));
+    const annotated = createMemorySource(some, { annotations });
+    const target = join(dir, 'annotated.snapshot');
+    await annotated.save(target);
+    for (const threads of [0, 2]) {
+      const loaded = await openMemorySource(target, { threads });
+      expect(loaded.version()).toBe(annotated.version());
+      for (const raw of ['task=image-classification&ordering=id', 'method=adam&task=machine-translation', 'task=image-classification|machine-translation&ordering=-title']) {
+        const [want, got] = await Promise.all([annotated.list(queryFor(raw, 0, 50)), loaded.list(queryFor(raw, 0, 50))]);
+        expect(got.count, raw).toBe(want.count);
+        expect(ids(got), raw).toEqual(ids(want));
+      }
+      expect(await loaded.annotations(some[3]!.id)).toEqual(annotations.get(some[3]!.id));
+      expect(await loaded.annotations(some[30]!.id)).toEqual({ tasks: [], methods: [] });
+      await loaded.close();
+    }
+  });
+
   it('writes atomically: no temporary file left, an existing file replaced whole', async () => {
     const target = join(dir, 'replaced.snapshot');
     await writeFile(target, 'an older file');

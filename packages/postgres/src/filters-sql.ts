@@ -3,6 +3,7 @@ import { arrayLiteral } from './copy-format.js';
 import type { SchemaNames } from './schema.js';
 import { dictionaryWord, fieldText, prefixRange } from './text-columns.js';
 import { isUnstorable } from './unstorable-text.js';
+import { annotationConditions } from './annotations-sql.js';
 
 /** Adds a statement parameter and answers its placeholder (`$3`). */
 export type AddParam = (value: unknown) => string;
@@ -34,6 +35,8 @@ export function extensionFiltersKey(filters: PaperFilters): string {
     filters.venues ?? null,
     filters.arxivIds ?? null,
     filters.ids ?? null,
+    filters.tasks ?? null,
+    filters.methods ?? null,
   ]);
 }
 
@@ -75,6 +78,9 @@ export function extensionConditions(names: SchemaNames, filters: PaperFilters, a
     const alternatives = authors.map((words) => authorCondition(names, words, add));
     parts.push(alternatives.length === 1 ? alternatives[0]! : `(${alternatives.join(' OR ')})`);
   }
+  const annotations = annotationConditions(names, filters.tasks, filters.methods, (value) => add(arrayLiteral(value as string[])));
+  if (annotations.includes('FALSE')) return ['FALSE'];
+  parts.push(...annotations);
   return parts;
 }
 

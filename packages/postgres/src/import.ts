@@ -1,3 +1,5 @@
+import type { AnnotationMap } from '@paperlist/core';
+import { deleteAnnotations, writeAnnotations } from './annotations-sql.js';
 import { startBulkLoad, type BulkLoad } from './bulk-load.js';
 import { PaperEncoder } from './copy-format.js';
 import { isPGlite, queryRows, withTransaction, type Queryable } from './db.js';
@@ -74,6 +76,13 @@ export interface ImportOptions {
    * list) during a bulk load, on a server; default `'1GB'`. Not changed on PGlite.
    */
   maintenanceWorkMem?: string;
+  /**
+   * The tasks and methods of the papers, by id (see `readCatalog`'s `annotations`): written to
+   * `paper_tasks`/`paper_methods` in the same transaction, replacing those of each written
+   * paper. Without it, written papers keep the annotations they had (none for new ones).
+   * Either way a replaced catalogue's and a removed paper's annotations go with them.
+   */
+  annotations?: AnnotationMap;
 }
 
 /** What {@link importPapers} did. */
@@ -200,10 +209,17 @@ export async function importPapers(db: Queryable, input: ImportInput, options: I
       inserted = Number(merged?.inserted ?? 0);
       updated = Number(merged?.updated ?? 0);
     }
+    // The annotations beside the papers: a whole catalogue's replace those stored, written
+    // papers get theirs, removed papers lose theirs.
+    if (bulk !== null) await deleteAnnotations(tx, names, null);
+    if (options.annotations !== undefined && options.annotations.size > 0) {
+      await writeAnnotations(tx, names, written, options.annotations, bulk === null);
+    }
     let deleted = 0;
     if (remove.length > 0) {
       const gone = await queryRows<{ id: string }>(tx, `DELETE FROM ${bulk?.papers ?? names.papers} WHERE id = ANY($1::text[]) RETURNING id`, [remove]);
       deleted = gone.length;
+      await deleteAnnotations(tx, names, gone.map((row) => row.id));
     }
     if (bulk !== null) {
       report('indexing');

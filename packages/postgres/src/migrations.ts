@@ -1,6 +1,7 @@
 import { queryRows, quoteLiteral, withTransaction, type Queryable } from './db.js';
 import { schemaNames, type SchemaNames } from './schema.js';
 import { FILTERS_MIGRATION } from './filters-migration.js';
+import { ANNOTATIONS_MIGRATION } from './annotations-sql.js';
 
 /** One step of the schema: applied once, in order, recorded in `paperlist_migrations`. */
 export interface Migration {
@@ -136,6 +137,7 @@ export const MIGRATIONS: readonly Migration[] = [
     ],
   },
   FILTERS_MIGRATION,
+  ANNOTATIONS_MIGRATION,
 ];
 
 /** The schema version this package reads and writes. */

@@ -3,6 +3,7 @@ import {
   PaperlistOptionsError,
   type Paper,
   type PaperPage,
+  type PaperAnnotations,
   type PaperQuery,
   type PaperSource,
   type SourceCallOptions,
@@ -36,6 +37,7 @@ import { DEFAULT_SCHEMA, schemaNames, type SchemaNames } from './schema.js';
 import { CatalogueCache, countKey, resolveTerms } from './term-resolver.js';
 import { callDeadline, untilAborted } from './statement-timeout.js';
 import { isUnstorable } from './unstorable-text.js';
+import { annotationsOfRow, annotationsStatement, type AnnotationsRow } from './annotations-sql.js';
 
 /**
  * How `count` is computed for a list.
@@ -99,6 +101,8 @@ export interface PostgresSource extends WritableSource {
   version(): string;
   /** Reads the version now (from the read database). */
   refreshVersion(): Promise<string>;
+  /** The tasks and methods of a paper (from `paper_tasks`/`paper_methods`), or `null` when there is no such paper. */
+  annotations(id: string, options?: SourceCallOptions): Promise<PaperAnnotations | null>;
   /** Applies pending migrations on the primary. */
   migrate(): Promise<MigrateResult>;
   /** Imports papers on the primary (see {@link importPapers}); the version is refreshed afterwards. */
@@ -327,6 +331,16 @@ export async function createPostgresSource(options: PostgresSourceOptions): Prom
       try {
         const [row] = await runner.rows<PaperRow>(`SELECT ${SELECT_PAPER} FROM ${names.papers} WHERE id = $1`, [id], deadline.signal);
         return row === undefined ? null : toPaper(row);
+      } finally {
+        deadline.done();
+      }
+    },
+    async annotations(id: string, callOptions: SourceCallOptions = {}): Promise<PaperAnnotations | null> {
+      if (isUnstorable(id)) return null;
+      const deadline = callDeadline(callOptions.signal, resolved.statementTimeoutMs);
+      try {
+        const [row] = await runner.rows<AnnotationsRow>(annotationsStatement(names), [id], deadline.signal);
+        return annotationsOfRow(row);
       } finally {
         deadline.done();
       }

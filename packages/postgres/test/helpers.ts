@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
-import type { Paper } from '@paperlist/core';
+import type { AnnotationMap, Paper } from '@paperlist/core';
 import { createPostgresSource, importPapers, migrate, type PostgresSource, type PostgresSourceOptions, type Queryable } from '../src/index.js';
 
 /** The test server's URL (`.ci/run` sets it); tests that need a server skip without it. */
@@ -43,9 +43,10 @@ export async function sourceWith(
   schema: string,
   papers: readonly Paper[],
   options: Omit<PostgresSourceOptions, 'db' | 'schema'> = {},
+  annotations?: AnnotationMap,
 ): Promise<PostgresSource> {
   await migrate(db, { schema });
-  await importPapers(db, papers, { schema });
+  await importPapers(db, papers, { schema, ...(annotations === undefined ? {} : { annotations }) });
   return createPostgresSource({ db, schema, ...options });
 }
 

@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryFor } from '@paperlist/conformance';
 import { toPaper, type Paper } from '@paperlist/core';
-import { PaperLoadError } from '@paperlist/core/node';
+import { PaperLoadError, readCatalog } from '@paperlist/core/node';
+import type { PaperAnnotations } from '@paperlist/core';
+import { fileURLToPath } from 'node:url';
 import { makePaper } from '../../core/test/make-paper.js';
 import {
   createPostgresSource,
@@ -18,6 +20,8 @@ import { noteServerSkip } from './helpers.js';
 import { targets } from './targets.js';
 
 noteServerSkip('import.test.ts');
+
+const PWC_FIXTURE = fileURLToPath(new URL('../../core/test/fixtures/pwc-tasks-methods.json', import.meta.url));
 
 const papers = (n: number, prefix = 'p'): Paper[] =>
   Array.from({ length: n }, (_, i) =>
@@ -133,6 +137,41 @@ for (const target of targets()) {
         limit: 10,
       });
       expect(old.results.map((record) => toPaper(record).id)).toEqual(['p-0', 'p-2']);
+    });
+
+    it('imports the tasks and methods of a PwC dump read by the real reader; replace, upsert and remove keep them consistent', async () => {
+      const schema = await fresh();
+      const annotations = new Map<string, PaperAnnotations>();
+      const dump: Paper[] = [];
+      for await (const paper of readCatalog(PWC_FIXTURE, { annotations })) dump.push(paper);
+      await importPapers(target.db(), dump, { schema, annotations });
+      const source = await createPostgresSource({ db: target.db(), schema });
+      const found = async (raw: string) => (await source.list(queryFor(raw, 0, 50))).results.map((record) => toPaper(record).id);
+      expect(await found('task=image-classification&ordering=id')).toEqual(['deep-residual-learning-for-image', 'imagenet-classification-with-deep']);
+      expect(await found('method=batch-normalization')).toEqual(['deep-residual-learning-for-image']);
+      expect(await source.annotations('attention-is-all-you-need')).toEqual(annotations.get('attention-is-all-you-need'));
+      expect(await source.annotations('a-paper-without-tasks')).toEqual({ tasks: [], methods: [] });
+      const rows = async () => Number(((await target.db().query(`SELECT (SELECT count(*) FROM "${schema}".paper_tasks) + (SELECT count(*) FROM "${schema}".paper_methods) AS n`)).rows[0] as { n: number | string }).n);
+      expect(await rows()).toBe(11);
+
+      // An upsert with new annotations replaces a paper's; one without leaves them.
+      const resnet = dump.find((paper) => paper.id === 'deep-residual-learning-for-image')!;
+      await importPapers(target.db(), [resnet], { schema, upsert: true, annotations: new Map([[resnet.id, { tasks: ['Pose Estimation'], methods: [] }]]) });
+      expect(await found('task=image-classification')).toEqual(['imagenet-classification-with-deep']);
+      expect(await found('task=pose-estimation')).toEqual([resnet.id]);
+      await importPapers(target.db(), [{ ...resnet, title: 'Renamed' }], { schema, upsert: true });
+      expect(await source.annotations(resnet.id)).toEqual({ tasks: ['Pose Estimation'], methods: [] });
+      // A removed paper's go with it.
+      await importPapers(target.db(), [], { schema, remove: ['attention-is-all-you-need'] });
+      expect(await source.annotations('attention-is-all-you-need')).toBeNull();
+      expect(await found('method=adam')).toEqual([]);
+      // A replaced catalogue's too (with the swap and without).
+      for (const swap of [true, false]) {
+        await importPapers(target.db(), dump, { schema, replace: true, swap, annotations });
+        expect(await rows(), `swap ${swap}`).toBe(11);
+        await importPapers(target.db(), dump.slice(0, 2), { schema, replace: true, swap });
+        expect(await rows(), `swap ${swap}`).toBe(0);
+      }
     });
 
     it('replaces the catalogue in one transaction', async () => {

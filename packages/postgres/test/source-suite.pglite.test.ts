@@ -5,9 +5,9 @@ import { newPGlite, sourceWith } from './helpers.js';
 // core's own (exactRelevance left at its default, true).
 definePaperSourceSuite({
   name: 'postgres on PGlite',
-  async create(papers) {
+  async create(papers, annotations) {
     const db = await newPGlite();
-    const source = await sourceWith(db, 'paperlist', papers);
+    const source = await sourceWith(db, 'paperlist', papers, {}, annotations);
     return Object.assign(source, { close: () => db.close() });
   },
 });

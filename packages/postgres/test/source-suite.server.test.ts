@@ -12,10 +12,10 @@ if (TEST_DATABASE_URL === undefined) {
   // The shared PaperSource suite on the real server, each catalogue in a schema of its own.
   definePaperSourceSuite({
     name: 'postgres on a server (pg.Pool)',
-    async create(papers) {
+    async create(papers, annotations) {
       const pool = serverPool();
       const schema = randomSchema();
-      const source = await sourceWith(pool, schema, papers);
+      const source = await sourceWith(pool, schema, papers, {}, annotations);
       return Object.assign(source, {
         async close() {
           await dropSchema(pool, schema);

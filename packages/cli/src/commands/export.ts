@@ -82,7 +82,7 @@ async function openSource(options: ExportOptions, context: CommandContext): Prom
   await loadCatalog(
     inputs,
     { log, progress: progressMode(log), format: options.format, ...(options.skipInvalid === undefined ? {} : { skipInvalid: options.skipInvalid }) },
-    (papers) => memory.replaceFrom(papers),
+    (papers, annotations) => memory.replaceFrom(papers, { annotations }),
   );
   return { source: memory, close: () => memory.close() };
 }

@@ -1,5 +1,5 @@
 import type { Queryable } from '@paperlist/postgres';
-import { type RecordFormatOption } from '@paperlist/core';
+import { type PaperAnnotations, type RecordFormatOption } from '@paperlist/core';
 import { PaperLoadError } from '@paperlist/core/node';
 import { CliError } from '../cli-error.js';
 import type { CommandContext } from '../context.js';
@@ -44,7 +44,10 @@ export async function importFiles(files: readonly string[], options: ImportOptio
   try {
     await migrateSchema(pool, log, options.schema);
     let skipped = 0;
+    // The tasks and methods of PwC records: filled as the papers are read, written after them.
+    const annotations = new Map<string, PaperAnnotations>();
     const papers = readCatalogFiles(inputs, {
+      annotations,
       format: options.format,
       ...(options.skipInvalid === undefined ? {} : { skipInvalid: options.skipInvalid }),
       signal: abort.signal,
@@ -61,6 +64,7 @@ export async function importFiles(files: readonly string[], options: ImportOptio
       upsert: options.upsert === true,
       replace: options.replace === true,
       swap: options.inPlace !== true,
+      annotations,
       ...(options.schema === undefined ? {} : { schema: options.schema }),
       signal: abort.signal,
       onProgress: ({ phase, records }) => {

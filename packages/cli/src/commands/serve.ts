@@ -354,12 +354,13 @@ class ServeProcess {
       },
       // Papers are indexed as they are read, with every write of the journal applied on the way;
       // the new catalogue replaces the current one at the end.
-      (stream) =>
+      (stream, annotations) =>
         memory.replaceFrom(
           (async function* timed() {
             yield* written === undefined ? stream : papersAfterStream(stream, written);
             indexing = performance.now();
           })(),
+          { annotations },
         ),
     );
     if (journaled !== undefined) journaled.markApplied(writtenUpTo);

@@ -1,4 +1,4 @@
-import type { Paper, RecordFormatOption } from '@paperlist/core';
+import type { AnnotationMap, Paper, PaperAnnotations, RecordFormatOption } from '@paperlist/core';
 import { formatCount, type Logger } from '../log.js';
 import { CatalogProgress, type ProgressMode } from '../progress.js';
 import type { CatalogInput } from './inputs.js';
@@ -18,6 +18,7 @@ const MAX_LOGGED_PROBLEMS = 20;
 
 /**
  * Streams every input, as one catalogue, into `consume` (such as a memory source's `replaceFrom`),
+ * with the tasks and methods of PwC records (filled as the papers are read),
  * with a progress display. Resolves with the number of papers passed on and of records skipped.
  * @throws the first bad record's `PaperLoadError` (unless `skipInvalid`), a `CliError` for an
  *   unreadable file, `signal.reason`, or what `consume` throws.
@@ -25,14 +26,17 @@ const MAX_LOGGED_PROBLEMS = 20;
 export async function loadCatalog(
   inputs: readonly CatalogInput[],
   options: LoadCatalogOptions,
-  consume: (papers: AsyncIterable<Paper>) => Promise<void>,
+  consume: (papers: AsyncIterable<Paper>, annotations: AnnotationMap) => Promise<void>,
 ): Promise<{ papers: number; skipped: number }> {
   const { log } = options;
   const progress = new CatalogProgress(options.progress, log, inputs);
   let papers = 0;
   let skipped = 0;
+  // The tasks and methods of PwC records, filled as the papers are read (see readCatalog).
+  const annotations = new Map<string, PaperAnnotations>();
   try {
     const reading = readCatalogFiles(inputs, {
+      annotations,
       ...(options.format === undefined ? {} : { format: options.format }),
       ...(options.skipInvalid === undefined ? {} : { skipInvalid: options.skipInvalid }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
@@ -52,6 +56,7 @@ export async function loadCatalog(
         }
         progress.finish({ records: papers, skipped });
       })(),
+      annotations,
     );
   } catch (error) {
     progress.abort();

@@ -1,4 +1,4 @@
-import { detectRecordFormat, PAPER_FIELDS, PWC_FIELDS, type Paper, type RecordFormat, type RecordFormatOption } from '@paperlist/core';
+import { detectRecordFormat, PAPER_FIELDS, PWC_FIELDS, type Paper, type PaperAnnotations, type RecordFormat, type RecordFormatOption } from '@paperlist/core';
 import { createPaperAcceptor, PaperLoadError, type IdRegistry, type LoadProblem, type LoadProgress } from '@paperlist/core/node';
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects, parquetSchema, type AsyncBuffer, type FileMetaData } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
@@ -13,6 +13,8 @@ export interface ReadParquetOptions {
   onFormat?: (format: RecordFormat) => void;
   ids?: IdRegistry;
   signal?: AbortSignal;
+  /** Filled with the `tasks` and `methods` of PwC rows, by paper id (those columns are read only then). */
+  annotations?: Map<string, PaperAnnotations>;
 }
 
 /** How often (in rows) progress is reported inside a row group. */
@@ -32,7 +34,7 @@ export async function* readParquetPapers(path: string, options: ReadParquetOptio
   const metadata = await readMetadata(buffer, file);
   const columnNames = parquetSchema(metadata).children.map((child) => child.element.name);
   const format = options.format === undefined || options.format === 'auto' ? detectRecordFormat(columnNames) : options.format;
-  const wanted: readonly string[] = format === 'pwc' ? PWC_FIELDS : PAPER_FIELDS;
+  const wanted: readonly string[] = format === 'pwc' ? [...PWC_FIELDS, ...(options.annotations === undefined ? [] : ['tasks', 'methods'])] : PAPER_FIELDS;
   const columns = wanted.filter((name) => columnNames.includes(name));
   const acceptor = createPaperAcceptor({
     format,
@@ -42,6 +44,7 @@ export async function* readParquetPapers(path: string, options: ReadParquetOptio
     onInvalid: options.onInvalid,
     onFormat: options.onFormat,
     ...(options.ids === undefined ? {} : { ids: options.ids }),
+    ...(options.annotations === undefined ? {} : { annotations: options.annotations }),
   });
 
   let rowStart = 0;

@@ -1,4 +1,4 @@
-import { type Paper, type RecordFormat, type RecordFormatOption } from '@paperlist/core';
+import { type PaperAnnotations, type Paper, type RecordFormat, type RecordFormatOption } from '@paperlist/core';
 import { IdRegistry, readCatalog, type LoadProblem } from '@paperlist/core/node';
 import { fileError } from '../cli-error.js';
 import type { CatalogInput } from './inputs.js';
@@ -16,6 +16,8 @@ export interface ReadFileOptions {
   /** Shared between files to reject ids repeated across them. */
   ids?: IdRegistry;
   signal?: AbortSignal;
+  /** Filled with the tasks and methods of Papers with Code records, by paper id. */
+  annotations?: Map<string, PaperAnnotations>;
 }
 
 /** The papers of one catalogue file, JSON or Parquet, streamed and validated. */
@@ -28,6 +30,7 @@ export async function* readCatalogFile(input: CatalogInput, options: ReadFileOpt
     ...(options.onFormat === undefined ? {} : { onFormat: options.onFormat }),
     ...(options.ids === undefined ? {} : { ids: options.ids }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.annotations === undefined ? {} : { annotations: options.annotations }),
     ...(options.onProgress === undefined
       ? {}
       : { onProgress: ({ records, bytes }: { records: number; bytes: number }) => options.onProgress!(records, bytes) }),
@@ -77,6 +80,7 @@ export async function* readCatalogFiles(inputs: readonly CatalogInput[], options
       ...(options.format === undefined ? {} : { format: options.format }),
       ...(options.skipInvalid === undefined ? {} : { skipInvalid: options.skipInvalid }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(options.annotations === undefined ? {} : { annotations: options.annotations }),
       ids,
       onFormat: (f) => (format = f),
       onInvalid: (problem) => {

@@ -18,6 +18,8 @@ import { AuthorNames, AuthorNamesBuilder } from './author-names.js';
 import { publishedDays } from './published-range.js';
 import { ValueSets } from './value-sets.js';
 import { venueKey } from '../filters/venue-key.js';
+import { keptAnnotations, methodSlugs, taskSlugs, type PaperAnnotations } from '../annotations/annotations.js';
+import { AnnotationStore } from './annotation-store.js';
 
 /** Everything an engine answers from: built once, never changed. */
 export interface IndexData {
@@ -42,6 +44,12 @@ export interface IndexData {
   readonly proceedings: ValueSets;
   /** Documents by venue key (see `venueKey`). */
   readonly venues: ValueSets;
+  /** Documents by task slug (see `nameSlug`): `task=`. */
+  readonly tasks: ValueSets;
+  /** Documents by method slug: `method=`. */
+  readonly methods: ValueSets;
+  /** The documents' tasks and methods (from the Papers with Code dump). */
+  readonly annotations: AnnotationStore;
   /** Digest of the content, for the catalogue version. */
   readonly digest: string;
 }
@@ -71,6 +79,7 @@ export class IndexBuilder {
   private ids: string[] = [];
   private published: (string | null)[] = [];
   private proceedings: (string | null)[] = [];
+  private notes: (PaperAnnotations | undefined)[] = [];
   private readonly authorNames = new AuthorNamesBuilder();
   private arxivIds: (string | null)[] = [];
   private titleKeys: string[] = [];
@@ -89,9 +98,11 @@ export class IndexBuilder {
     return this.ids.length;
   }
 
-  add(paper: Paper): void {
+  /** Adds a paper, with its tasks and methods when it has any (kept beside it, see `PaperAnnotations`). */
+  add(paper: Paper, annotations?: PaperAnnotations): void {
     if (this.finished) throw new Error('paperlist: the index is already built');
     const i = this.ids.length;
+    this.notes.push(keptAnnotations(annotations));
     this.store.add(paper);
 
     let need = paper.title.length + paper.abstract.length;
@@ -190,6 +201,12 @@ export class IndexBuilder {
     const proceedings = ValueSets.build(n, (d) => proceedingOf[order[d]!]!);
     const venueOf = proceedingOf.map(venueKey);
     const venues = ValueSets.build(n, (d) => venueOf[order[d]!]!);
+    const notes = this.notes;
+    this.notes = [];
+    const noteOf = (d: number) => notes[order[d]!];
+    const tasks = ValueSets.buildMulti(n, (d) => taskSlugs(noteOf(d)));
+    const methods = ValueSets.buildMulti(n, (d) => methodSlugs(noteOf(d)));
+    const annotations = AnnotationStore.build(n, noteOf);
     const store = this.store.finish(order);
     const postings = this.layoutPostings(n, order, renumber);
     const layout = this.layoutFields(n, order);
@@ -215,7 +232,11 @@ export class IndexBuilder {
       authorNames: authors,
       proceedings,
       venues,
-      digest: store.digest(),
+      tasks,
+      methods,
+      annotations,
+      // Without annotations the digest (and so every ETag) is what it was before they existed.
+      digest: annotations.isEmpty ? store.digest() : `${store.digest()}-${annotations.digest()}`,
     };
   }
 

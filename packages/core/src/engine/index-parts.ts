@@ -10,6 +10,7 @@ import { Postings } from './postings.js';
 import { Vocabulary } from './vocabulary.js';
 import { AuthorNames } from './author-names.js';
 import { ValueSets } from './value-sets.js';
+import { AnnotationStore } from './annotation-store.js';
 
 /** A typed array of the index. */
 export type IndexArray = Uint8Array | Uint16Array | Uint32Array | Int32Array;
@@ -31,8 +32,8 @@ export interface IndexParts {
   readonly json: readonly Uint8Array[];
 }
 
-/** The layout version written by this code (3: the date, author and venue filters' parts). */
-export const INDEX_FORMAT = 3;
+/** The layout version written by this code (4: the tasks and methods of papers, and their filters' parts). */
+export const INDEX_FORMAT = 4;
 
 const TABLE_ARRAYS = ['df', 'docsAt', 'dense', 'listDocs', 'bitsets'] as const;
 const tableNames = <P extends string>(prefix: P) => TABLE_ARRAYS.map((a) => `${prefix}.${a}` as const);
@@ -99,6 +100,14 @@ export const INDEX_ARRAY_NAMES = [
   ...tableNames('venues'),
   'venueValues.chars',
   'venueValues.starts',
+  ...tableNames('tasks'),
+  'taskValues.chars',
+  'taskValues.starts',
+  ...tableNames('methods'),
+  'methodValues.chars',
+  'methodValues.starts',
+  'annotationJson',
+  'annotationAt',
 ] as const;
 
 export type IndexArrayName = (typeof INDEX_ARRAY_NAMES)[number];
@@ -187,6 +196,14 @@ export function indexParts(index: IndexData): IndexParts {
       ...(tableArrays('venues', index.venues.sets) as Record<`venues.${(typeof TABLE_ARRAYS)[number]}`, IndexArray>),
       'venueValues.chars': index.venues.values.chars,
       'venueValues.starts': index.venues.values.starts,
+      ...(tableArrays('tasks', index.tasks.sets) as Record<`tasks.${(typeof TABLE_ARRAYS)[number]}`, IndexArray>),
+      'taskValues.chars': index.tasks.values.chars,
+      'taskValues.starts': index.tasks.values.starts,
+      ...(tableArrays('methods', index.methods.sets) as Record<`methods.${(typeof TABLE_ARRAYS)[number]}`, IndexArray>),
+      'methodValues.chars': index.methods.values.chars,
+      'methodValues.starts': index.methods.values.starts,
+      annotationJson: index.annotations.json,
+      annotationAt: index.annotations.at,
     },
   };
 }
@@ -276,5 +293,8 @@ export function indexFromParts(parts: IndexParts): IndexData {
     authorNames: new AuthorNames(u32('authorWordNamesAt'), u32('authorWordNames'), table('authorNameDocs'), table('authorShortPrefixes')),
     proceedings: new ValueSets(new Vocabulary(u16('proceedingValues.chars'), u32('proceedingValues.starts')), table('proceedings')),
     venues: new ValueSets(new Vocabulary(u16('venueValues.chars'), u32('venueValues.starts')), table('venues')),
+    tasks: new ValueSets(new Vocabulary(u16('taskValues.chars'), u32('taskValues.starts')), table('tasks')),
+    methods: new ValueSets(new Vocabulary(u16('methodValues.chars'), u32('methodValues.starts')), table('methods')),
+    annotations: new AnnotationStore(u8('annotationJson'), u32('annotationAt')),
   };
 }

@@ -37,6 +37,24 @@ export class ValueSets {
     return new ValueSets(Vocabulary.fromSorted(sorted), sets);
   }
 
+  /**
+   * The table of the documents' several values each (a paper's task slugs, its method slugs),
+   * in document order; repeats within one document are ignored.
+   */
+  static buildMulti(n: number, valuesOf: (d: number) => readonly string[]): ValueSets {
+    const distinct = new Set<string>();
+    for (let d = 0; d < n; d++) for (const value of valuesOf(d)) distinct.add(value);
+    const sorted = [...distinct].sort();
+    const numberOf = new Map<string, number>();
+    sorted.forEach((value, i) => numberOf.set(value, i));
+    const numbers: Int32Array[] = new Array(n);
+    for (let d = 0; d < n; d++) numbers[d] = Int32Array.from(new Set(valuesOf(d)), (value) => numberOf.get(value)!);
+    const sets = DocSetTable.build(n, sorted.length, (add) => {
+      for (let d = 0; d < n; d++) for (const set of numbers[d]!) add(d, set);
+    });
+    return new ValueSets(Vocabulary.fromSorted(sorted), sets);
+  }
+
   /** The documents whose value is one of `values`. */
   match(values: readonly string[]): DocSet {
     const ids: number[] = [];

@@ -4,6 +4,7 @@ import { MAX_QUERY_LENGTH } from '../text/parse-search.js';
 import { textWords } from '../text/words.js';
 import { dayBound, intersectRanges, yearRange, type DayRange } from './date-range.js';
 import { venueKeysFor } from './venue-key.js';
+import { nameSlug } from '../annotations/annotations.js';
 import { readFieldSelection, type PaperField } from '../query/field-selection.js';
 import { readFacetRequest, type FacetRequest } from '../facets/facet-params.js';
 import { readHighlightRequest, type HighlightRequest } from '../highlight/highlight-params.js';
@@ -13,7 +14,7 @@ import { readHighlightRequest, type HighlightRequest } from '../highlight/highli
  * written. Each is read only when the handler's `extensions` option is on; otherwise they are
  * unknown parameters, ignored as before.
  */
-export const EXTENSION_PARAMETERS = ['published_after', 'published_before', 'year', 'author', 'proceeding', 'venue', 'id', 'count_only', 'fields', 'omit', 'cursor', 'facets', 'facet_limit', 'facet_null', 'highlight', 'crop'] as const;
+export const EXTENSION_PARAMETERS = ['published_after', 'published_before', 'year', 'author', 'proceeding', 'venue', 'task', 'method', 'id', 'count_only', 'fields', 'omit', 'cursor', 'facets', 'facet_limit', 'facet_null', 'highlight', 'crop'] as const;
 
 /** A parameter of {@link EXTENSION_PARAMETERS}. */
 export type ExtensionParameter = (typeof EXTENSION_PARAMETERS)[number];
@@ -24,6 +25,8 @@ export const MAX_AUTHOR_ALTERNATIVES = 32;
 export const MAX_AUTHOR_WORDS = 32;
 /** Most `|` values of `proceeding` or `venue`. */
 export const MAX_VENUE_VALUES = 100;
+/** Most `|` values of `task` or `method`. */
+export const MAX_ANNOTATION_VALUES = 100;
 /** Most `|` values of `id` or `arxiv_id` (a batch lookup). */
 export const MAX_LOOKUP_VALUES = 100;
 
@@ -116,6 +119,18 @@ export function readExtensionFilters(
     const values = alternatives(venue, true);
     if (values.length > MAX_VENUE_VALUES) errors.venue = [`Ensure this value has at most ${MAX_VENUE_VALUES} alternatives.`];
     else if (values.length > 0) filters.venues = [...new Set(values.flatMap((v) => venueKeysFor(v, options.venueAliases)))].sort();
+  }
+
+  for (const [name, key] of [['task', 'tasks'], ['method', 'methods']] as const) {
+    const raw = value(name);
+    if (raw === undefined) continue;
+    const values = alternatives(raw, true);
+    if (values.length > MAX_ANNOTATION_VALUES) errors[name] = [`Ensure this value has at most ${MAX_ANNOTATION_VALUES} alternatives.`];
+    else if (values.length > 0) {
+      // A value matches by its slug, so `Image Classification` and `image-classification` agree.
+      // A value with no slug at all can match nothing: it is kept as `-`, which no slug equals.
+      filters[key] = [...new Set(values.map((v) => nameSlug(v) || '-'))].sort(compareCodePoints);
+    }
   }
 
   // A batch lookup: `arxiv_id=a|b` (one value stays the original exact filter) and `id=a|b`.

@@ -1,8 +1,9 @@
 import { PaperLoadError } from '../load/paper-load-error.js';
 import type { LoadProblem } from '../load/types.js';
 import type { Paper } from '../paper.js';
-import { validatePaper, type PaperValidation } from '../paper-schema.js';
-import { pwcRecordToPaper } from './pwc-record.js';
+import { validatePaper } from '../paper-schema.js';
+import { pwcRecordToPaper, type PwcRecordValidation } from './pwc-record.js';
+import type { PaperAnnotations } from '../annotations/annotations.js';
 import { detectRecordFormat, type RecordFormat, type RecordFormatOption } from './record-format.js';
 
 const MAX_INPUTS = 4096;
@@ -64,6 +65,11 @@ export interface PaperAcceptorOptions {
   ids?: IdRegistry;
   /** Called once, when the format is known (after the first record when `auto`). */
   onFormat?: ((format: RecordFormat) => void) | undefined;
+  /**
+   * Where to keep the `tasks` and `methods` of Papers with Code records, by paper id (only
+   * papers that have any, and only accepted ones). Left alone for paperlist records.
+   */
+  annotations?: Map<string, PaperAnnotations> | undefined;
 }
 
 /** Turns parsed records into validated papers: see {@link createPaperAcceptor}. */
@@ -93,7 +99,7 @@ export function createPaperAcceptor(options: PaperAcceptorOptions = {}): PaperAc
   const ids = options.ids ?? new IdRegistry();
   const input = ids.addInput(file, unit);
   let format: RecordFormat | undefined = options.format === 'auto' || options.format === undefined ? undefined : options.format;
-  let convert: ((value: unknown) => PaperValidation) | undefined;
+  let convert: ((value: unknown) => PwcRecordValidation) | undefined;
   if (format !== undefined) {
     convert = format === 'pwc' ? pwcRecordToPaper : validatePaper;
     onFormat?.(format);
@@ -126,6 +132,7 @@ export function createPaperAcceptor(options: PaperAcceptorOptions = {}): PaperAc
       const { id } = result.paper;
       const firstSeen = ids.add(id, input, line);
       if (firstSeen !== undefined) return reject(line, `${prefix}duplicate id ${JSON.stringify(id)} (first seen ${firstSeen})`);
+      if ('annotations' in result && result.annotations !== undefined) options.annotations?.set(id, result.annotations);
       return result.paper;
     },
   };

@@ -1,9 +1,17 @@
 import type { Paper } from '../paper.js';
-import { validatePaper, type PaperValidation } from '../paper-schema.js';
+import { validatePaper } from '../paper-schema.js';
+import { readPwcAnnotations, type PaperAnnotations } from '../annotations/annotations.js';
+
+/**
+ * What {@link pwcRecordToPaper} answers: the paper, and beside it (never in it) the record's
+ * `tasks` and `methods` when it has any.
+ */
+export type PwcRecordValidation = { ok: true; paper: Paper; annotations?: PaperAnnotations } | { ok: false; reason: string };
 
 /**
  * The fields of a Papers with Code dump record (`papers-with-abstracts.json`) that make a paper.
- * Other fields of the dump (`tasks`, `methods`, `repository_url`, ...) are ignored.
+ * `tasks` and `methods` are read beside the paper (see `readPwcAnnotations`); other fields of the
+ * dump (`repository_url`, ...) are ignored.
  */
 export const PWC_FIELDS = [
   'paper_url',
@@ -54,9 +62,10 @@ export function idFromPaperUrl(paperUrl: string): string | undefined {
  * the API wrote an empty value, so a missing or null `abstract`, `url_abs` or `url_pdf` becomes `""`,
  * `authors` becomes `[]`, an empty `date` and the other missing fields become `null`. Anything else
  * must have the type the {@link Paper} schema asks for; problems are reported with the dump's field
- * names (`field "date": ...`).
+ * names (`field "date": ...`). The record's `tasks` and `methods`, when it has any, come back as
+ * `annotations` beside the paper.
  */
-export function pwcRecordToPaper(value: unknown): PaperValidation {
+export function pwcRecordToPaper(value: unknown): PwcRecordValidation {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { ok: false, reason: `expected a JSON object, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}` };
   }
@@ -86,8 +95,9 @@ export function pwcRecordToPaper(value: unknown): PaperValidation {
     proceeding: orNull(record['proceeding']),
   };
   const result = validatePaper(paper);
-  if (result.ok) return { ok: true, paper: result.paper as Paper };
-  return { ok: false, reason: renameFields(result.reason) };
+  if (!result.ok) return { ok: false, reason: renameFields(result.reason) };
+  const annotations = readPwcAnnotations(record);
+  return annotations === undefined ? { ok: true, paper: result.paper } : { ok: true, paper: result.paper, annotations };
 }
 
 function orNull(value: unknown): unknown {

@@ -83,7 +83,7 @@ async function loadError(input: string, options?: ReadCatalogOptions): Promise<P
 }
 
 describe('pwcRecordToPaper', () => {
-  it('maps a dump record to a paper, ignoring extra fields', () => {
+  it('maps a dump record to a paper, its tasks and methods beside it, ignoring other extra fields', () => {
     expect(pwcRecordToPaper(pwc('attention-is-all-you-need'))).toEqual({
       ok: true,
       paper: {
@@ -100,6 +100,10 @@ describe('pwcRecordToPaper', () => {
         conference_url_abs: 'http://papers.nips.cc/paper/7181',
         conference_url_pdf: 'http://papers.nips.cc/paper/7181.pdf',
         proceeding: 'neurips-2017-12',
+      },
+      annotations: {
+        tasks: ['Machine Translation'],
+        methods: [{ name: 'Adam', full_name: null, description: null, introduced_year: null, source_url: null, source_title: null, code_snippet_url: null }],
       },
     });
   });

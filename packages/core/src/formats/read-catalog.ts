@@ -3,6 +3,7 @@ import { PROGRESS_INTERVAL } from '../load/read-papers.js';
 import { readRecords } from '../load/read-records.js';
 import type { PaperInput, ReadPapersOptions } from '../load/types.js';
 import type { Paper } from '../paper.js';
+import type { PaperAnnotations } from '../annotations/annotations.js';
 import { createPaperAcceptor, type IdRegistry } from './paper-acceptor.js';
 import type { RecordFormat, RecordFormatOption } from './record-format.js';
 
@@ -17,6 +18,11 @@ export interface ReadCatalogOptions extends ReadPapersOptions {
   onFormat?: (format: RecordFormat) => void;
   /** Share one registry between several inputs to reject ids repeated across them. */
   ids?: IdRegistry;
+  /**
+   * Filled with the `tasks` and `methods` of Papers with Code records, by paper id (see
+   * `PaperAnnotations`); pass it on to a source's `annotations` option.
+   */
+  annotations?: Map<string, PaperAnnotations>;
 }
 
 /**
@@ -39,6 +45,7 @@ export async function* readCatalog(input: PaperInput, options: ReadCatalogOption
     onInvalid: options.onInvalid,
     onFormat: options.onFormat,
     ...(options.ids === undefined ? {} : { ids: options.ids }),
+    ...(options.annotations === undefined ? {} : { annotations: options.annotations }),
   });
   let elements = 0;
   let records = 0;

@@ -28,6 +28,7 @@ import { mountPrefix, routePapersPath } from './route-papers-path.js';
 import { sourceFailure } from './source-failure.js';
 import type { PapersHandler, PapersRequest, PapersResponse } from './types.js';
 import { createWriteRoutes, isWrite, WRITE_ALLOW } from './writes/write-routes.js';
+import { answerAnnotationRoute, isAnnotationRoute } from './annotation-routes.js';
 
 // No catalogue has two billion papers; a larger offset is past the end without asking.
 const MAX_OFFSET = 2 ** 31 - 1;
@@ -47,7 +48,7 @@ export function createPapersHandler(options: PapersHandlerOptions): PapersHandle
     const queryStart = request.url.indexOf('?');
     const pathname = queryStart === -1 ? request.url : request.url.slice(0, queryStart);
     const rawQuery = queryStart === -1 ? '' : request.url.slice(queryStart + 1);
-    const route = routePapersPath(pathname, request.basePath ?? '', queryStart === -1 ? '' : `?${rawQuery}`);
+    const route = routePapersPath(pathname, request.basePath ?? '', queryStart === -1 ? '' : `?${rawQuery}`, config.extensions !== false);
     if (route === null) return null;
 
     const method = request.method.toUpperCase();
@@ -71,7 +72,7 @@ export function createPapersHandler(options: PapersHandlerOptions): PapersHandle
       representation === 'html'
         ? htmlErrorResponse(code, isHead, { listUrl: listPath, method })
         : errorResponse(code, isHead, { method });
-    if (method === 'OPTIONS') return jsonResponse(200, optionsMetadata(route.kind === 'list' ? 'list' : 'retrieve'), false);
+    if (method === 'OPTIONS') return jsonResponse(200, optionsMetadata(route.kind === 'list' || isAnnotationRoute(route) ? 'list' : 'retrieve'), false);
     if (write !== null && isWrite(route, method)) return write(request, route, method);
     if (method !== 'GET' && !isHead) return fail('method-not-allowed');
     if (route.kind === 'not-found') return fail('not-found');
@@ -88,6 +89,13 @@ export function createPapersHandler(options: PapersHandlerOptions): PapersHandle
     }
     const cacheHeaders: Record<string, string> = etag === undefined ? {} : { ETag: etag };
     try {
+      if (isAnnotationRoute(route)) {
+        if (representation === 'jsonl' && route.kind !== 'task-papers') return errorResponse(format === 'jsonl' ? 'not-found' : 'not-acceptable', isHead);
+        const answer = { representation, isHead, cacheHeaders, fail };
+        const origin = linkOrigin(config, request);
+        const list = (request_: ListRequest) => listPapers(config, request, pathname, request_, answer);
+        return await answerAnnotationRoute(config, request, route, { pairs: parsed.pairs, pathname, origin, isHead, cacheHeaders, fail, list });
+      }
       if (route.kind === 'retrieve') {
         if (representation === 'jsonl') return errorResponse(format === 'jsonl' ? 'not-found' : 'not-acceptable', isHead);
         const selection = config.extensions === false ? ({ ok: true, fields: null } as const) : readFieldSelection(parsed.pairs);

@@ -2,6 +2,7 @@ import type { IndexData } from '../engine/builder.js';
 import { readPapers } from '../load/read-papers.js';
 import type { PaperInput, ReadPapersOptions } from '../load/types.js';
 import type { Paper } from '../paper.js';
+import type { AnnotationMap } from '../annotations/annotations.js';
 import { buildIndex } from './build-index.js';
 import { buildOnThread } from './build-on-thread.js';
 
@@ -13,15 +14,17 @@ export type PaperStream = PaperInput | Iterable<Paper> | AsyncIterable<Paper>;
  * a JSON array, gzip or not), an async iterable of bytes (same), or papers (sync or async).
  * An async iterable is told apart by its first item. The input is read on the calling thread
  * and the index built on a worker thread (see `buildOnThread`), so a process serving requests
- * while it rebuilds its catalogue keeps answering them.
+ * while it rebuilds its catalogue keeps answering them. `annotations`: the papers' tasks and
+ * methods by id (read for each paper once it has been read, so a map `readCatalog` fills as it
+ * streams works); byte inputs are paperlist records, which have none.
  */
-export async function buildFrom(input: PaperStream, read: ReadPapersOptions = {}): Promise<IndexData> {
+export async function buildFrom(input: PaperStream, read: ReadPapersOptions = {}, annotations?: AnnotationMap): Promise<IndexData> {
   if (typeof input === 'string' || typeof (input as { pipe?: unknown }).pipe === 'function') {
     return buildOnThread(readPapers(input as PaperInput, read));
   }
   if (!(Symbol.asyncIterator in input)) {
-    if (Array.isArray(input)) return buildIndex(input as readonly Paper[]);
-    return buildOnThread(input as Iterable<Paper>);
+    if (Array.isArray(input)) return buildIndex(input as readonly Paper[], annotations);
+    return buildOnThread(input as Iterable<Paper>, annotations);
   }
   const iterator = (input as AsyncIterable<Paper | Uint8Array>)[Symbol.asyncIterator]();
   const first = await iterator.next();
@@ -42,5 +45,5 @@ export async function buildFrom(input: PaperStream, read: ReadPapersOptions = {}
     },
   };
   if (first.done !== true && first.value instanceof Uint8Array) return buildOnThread(readPapers(rest as AsyncIterable<Uint8Array>, read));
-  return buildOnThread(rest as AsyncIterable<Paper>);
+  return buildOnThread(rest as AsyncIterable<Paper>, annotations);
 }

@@ -1,10 +1,12 @@
 import { IndexBuilder, type IndexData } from '../engine/builder.js';
 import { estimateJsonBytes } from '../engine/paper-store.js';
 import type { Paper } from '../paper.js';
+import type { AnnotationMap } from '../annotations/annotations.js';
 
-/** An index of papers already in memory. */
-export function buildIndex(papers: readonly Paper[]): IndexData {
+/** An index of papers already in memory, with their tasks and methods by id when given. */
+export function buildIndex(papers: readonly Paper[], annotations?: AnnotationMap): IndexData {
   const builder = new IndexBuilder(estimateJsonBytes(papers));
-  for (const paper of papers) builder.add(paper);
+  if (annotations === undefined || annotations.size === 0) for (const paper of papers) builder.add(paper);
+  else for (const paper of papers) builder.add(paper, annotations.get(paper.id));
   return builder.finish();
 }

@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads';
 import type { IndexData } from '../engine/builder.js';
 import { indexFromParts } from '../engine/index-parts.js';
 import type { Paper } from '../paper.js';
+import type { AnnotationMap } from '../annotations/annotations.js';
 import type { FromBuilder, ToBuilder } from '../threads/build-messages.js';
 import { buildWorkerScript } from '../threads/worker-script.js';
 
@@ -17,12 +18,19 @@ const MAX_IN_FLIGHT = 8;
  * a reload) run on the building thread, at the same time as the reading. The index comes back
  * in shared memory, not copied.
  */
-export async function buildOnThread(papers: Iterable<Paper> | AsyncIterable<Paper>): Promise<IndexData> {
+export async function buildOnThread(papers: Iterable<Paper> | AsyncIterable<Paper>, annotations?: AnnotationMap): Promise<IndexData> {
   const worker = new Worker(buildWorkerScript(), { name: 'paperlist-build' });
   const inbox = new Inbox(worker);
   try {
     let batch: Paper[] = [];
     let inFlight = 0;
+    // Annotations are looked up when a batch is sent, after its papers were read: a map that the
+    // reader fills as it goes (`readCatalog`'s `annotations`) already holds theirs.
+    const papersMessage = (papers: Paper[]): ToBuilder => {
+      if (annotations === undefined || annotations.size === 0) return { type: 'papers', papers };
+      const notes = papers.map((paper) => annotations.get(paper.id) ?? null);
+      return notes.some((note) => note !== null) ? { type: 'papers', papers, annotations: notes } : { type: 'papers', papers };
+    };
     const send = async (message: ToBuilder) => {
       worker.postMessage(message);
       if (message.type === 'papers') inFlight++;
@@ -34,11 +42,11 @@ export async function buildOnThread(papers: Iterable<Paper> | AsyncIterable<Pape
     for await (const paper of papers) {
       batch.push(paper);
       if (batch.length >= BATCH) {
-        await send({ type: 'papers', papers: batch });
+        await send(papersMessage(batch));
         batch = [];
       }
     }
-    if (batch.length > 0) await send({ type: 'papers', papers: batch });
+    if (batch.length > 0) await send(papersMessage(batch));
     await send({ type: 'finish' });
     const built = await inbox.expect('built');
     return indexFromParts(built.parts);

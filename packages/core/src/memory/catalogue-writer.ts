@@ -8,7 +8,7 @@ export interface WriteTarget {
   /** The index being served now. */
   current(): IndexData;
   /** A new index of `papers` (on a worker thread where there is one). */
-  build(papers: Iterable<Paper>): Promise<IndexData>;
+  build(papers: Iterable<Paper>, base: IndexData): Promise<IndexData>;
   /** Serves `index` from now on, unless the catalogue was replaced since `base` was current: then answers false. */
   install(index: IndexData, base: IndexData): boolean;
   /** Resolves when no replacement of the catalogue is under way. */
@@ -76,7 +76,7 @@ export class CatalogueWriter {
       dropUnchanged(combined, base);
       // Nothing to change (deletes of absent ids, papers stored as they are): no new index.
       if (combined.size === 0) return results;
-      const index = await this.target.build(papersAfter(papersOf(base), combined));
+      const index = await this.target.build(papersAfter(papersOf(base), combined), base);
       if (this.target.install(index, base)) return results;
       await this.target.settled();
     }

@@ -4,6 +4,8 @@ import type { Paper } from '../paper.js';
 import type { MemorySource } from '../scan/scan-source.js';
 import type { PaperPage, PaperQuery, SourceCallOptions } from '../source.js';
 import { buildIndex } from './build-index.js';
+import { annotationMapOf } from '../engine/annotation-store.js';
+import type { AnnotationMap, PaperAnnotations } from '../annotations/annotations.js';
 import type { QueryRunner } from './query-runner.js';
 import { CatalogueWriter } from './catalogue-writer.js';
 import { checkChanges, deletes, upserts } from '../writes/check-changes.js';
@@ -21,7 +23,8 @@ export class EngineSource implements MemorySource {
   protected generation = 0;
   private readonly writer = new CatalogueWriter({
     current: () => this.index,
-    build: (papers) => this.buildForWrite(papers),
+    // A paper keeps its tasks and methods through writes (by id); a deleted one loses them.
+    build: (papers, base) => this.buildForWrite(papers, annotationMapOf(base.annotations, (d) => base.store.encoded(d).id)),
     install: (index, base) => {
       // A replacement that started after the write's base was read wins over the write.
       if (this.index !== base || this.replacing > 0) return false;
@@ -61,8 +64,8 @@ export class EngineSource implements MemorySource {
     return this.fixedVersion;
   }
 
-  replace(papers: readonly Paper[]): void {
-    this.swap(buildIndex(papers), ++this.generation);
+  replace(papers: readonly Paper[], annotations?: AnnotationMap): void {
+    this.swap(buildIndex(papers, annotations), ++this.generation);
   }
 
   /**
@@ -84,8 +87,8 @@ export class EngineSource implements MemorySource {
   }
 
   /** Builds the index a write leads to; the Node source builds it on a worker thread. */
-  protected async buildForWrite(papers: Iterable<Paper>): Promise<IndexData> {
-    return buildIndex([...papers]);
+  protected async buildForWrite(papers: Iterable<Paper>, annotations: AnnotationMap): Promise<IndexData> {
+    return buildIndex([...papers], annotations);
   }
 
   protected swap(index: IndexData, generation: number, version?: string): void {
@@ -107,6 +110,12 @@ export class EngineSource implements MemorySource {
     const index = this.index;
     const d = index.store.findId(id);
     return d < 0 ? null : index.store.encoded(d);
+  }
+
+  async annotations(id: string): Promise<PaperAnnotations | null> {
+    const index = this.index;
+    const d = index.store.findId(id);
+    return d < 0 ? null : (index.annotations.get(d) ?? { tasks: [], methods: [] });
   }
 
   /** Queries waiting for a query thread, and being answered (both 0 without threads): for metrics. */

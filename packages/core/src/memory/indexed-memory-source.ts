@@ -3,6 +3,7 @@ import { indexFromParts, indexParts } from '../engine/index-parts.js';
 import { PaperlistOptionsError } from '../http/handler-options.js';
 import type { ReadPapersOptions } from '../load/types.js';
 import type { Paper } from '../paper.js';
+import type { AnnotationMap } from '../annotations/annotations.js';
 import type { MemorySource } from '../scan/scan-source.js';
 import { readSnapshot, writeSnapshot } from '../snapshot/snapshot-file.js';
 import { EnginePool } from '../threads/engine-pool.js';
@@ -49,7 +50,7 @@ export interface IndexedMemorySource extends MemorySource {
    * being answered from the old one meanwhile. If several replacements overlap, the one
    * started last wins. On error the current catalogue stays.
    */
-  replaceFrom(input: PaperStream, options?: Pick<MemoryStreamOptions, 'read' | 'version'>): Promise<void>;
+  replaceFrom(input: PaperStream, options?: Pick<MemoryStreamOptions, 'read' | 'version' | 'annotations'>): Promise<void>;
   /**
    * Writes the whole source (index, papers, version) to one file, atomically (a temporary file
    * beside it, flushed, then renamed): {@link openMemorySource} loads it in seconds.
@@ -80,7 +81,7 @@ export const DEFAULT_MAX_QUEUE = 256;
  */
 export function createMemorySource(papers: readonly Paper[], options: NodeMemorySourceOptions = {}): IndexedMemorySource {
   const runnerOptions = resolveRunnerOptions(options);
-  return new NodeEngineSource(buildIndex(papers), options.version, runnerOptions);
+  return new NodeEngineSource(buildIndex(papers, options.annotations), options.version, runnerOptions);
 }
 
 /**
@@ -92,7 +93,7 @@ export function createMemorySource(papers: readonly Paper[], options: NodeMemory
  */
 export async function createMemorySourceFromStream(input: PaperStream, options: MemoryStreamOptions = {}): Promise<IndexedMemorySource> {
   const runnerOptions = resolveRunnerOptions(options);
-  return new NodeEngineSource(await buildFrom(input, options.read), options.version, runnerOptions);
+  return new NodeEngineSource(await buildFrom(input, options.read, options.annotations), options.version, runnerOptions);
 }
 
 /**
@@ -138,10 +139,10 @@ class NodeEngineSource extends EngineSource implements IndexedMemorySource {
     super(index, version, runnerFor(index, options));
   }
 
-  replaceFrom(input: PaperStream, options: Pick<MemoryStreamOptions, 'read' | 'version'> = {}): Promise<void> {
+  replaceFrom(input: PaperStream, options: Pick<MemoryStreamOptions, 'read' | 'version' | 'annotations'> = {}): Promise<void> {
     return this.replacement(async () => {
       const generation = ++this.generation;
-      const index = await buildFrom(input, options.read);
+      const index = await buildFrom(input, options.read, options.annotations);
       this.swap(index, generation, options.version);
     });
   }
@@ -154,8 +155,8 @@ class NodeEngineSource extends EngineSource implements IndexedMemorySource {
     });
   }
 
-  protected override buildForWrite(papers: Iterable<Paper>): Promise<IndexData> {
-    return buildOnThread(papers);
+  protected override buildForWrite(papers: Iterable<Paper>, annotations: AnnotationMap): Promise<IndexData> {
+    return buildOnThread(papers, annotations);
   }
 
   save(path: string): Promise<void> {

@@ -42,7 +42,7 @@ export function createMemorySource(papers: readonly Paper[], options: MemorySour
     );
   }
   const budgetMs = resolveBudget(options.budgetMs);
-  const index = buildIndex(papers);
+  const index = buildIndex(papers, options.annotations);
   return new EngineSource(index, options.version, new InThreadRunner(index, budgetMs));
 }
 

@@ -134,6 +134,7 @@ export function createOpenApiDocument(options: OpenApiDocumentOptions): JsonObje
           [...detailParameters(options.extensions ?? true), componentRef('parameters', 'format')],
         )),
       },
+      ...((options.extensions ?? true) ? annotationPaths(read, sizes, html) : {}),
       '/papers': redirect('listPapersRedirect', []),
       '/papers/{id}': redirect('getPaperRedirect', [componentRef('parameters', 'id')]),
       '/schema/': {
@@ -171,6 +172,17 @@ export function createOpenApiDocument(options: OpenApiDocumentOptions): JsonObje
       parameters: {
         id: { name: 'id', in: 'path', required: true, description: 'The paper id.', schema: { type: 'string', examples: ['attention-is-all-you-need'] } },
         format: formatParameter(options.extensions ?? true),
+        ...((options.extensions ?? true)
+          ? {
+              taskId: {
+                name: 'id',
+                in: 'path',
+                required: true,
+                description: 'The task: its slug (`image-classification`) or its name (`Image Classification`), matched by slug.',
+                schema: { type: 'string', examples: ['image-classification'] },
+              },
+            }
+          : {}),
       },
       headers: {
         Allow:
@@ -191,6 +203,40 @@ export function createOpenApiDocument(options: OpenApiDocumentOptions): JsonObje
         ...errorResponseComponents(contract),
       },
     },
+  };
+}
+
+type ReadOperations = (id: string, summary: string, ok: JsonObject, parameters: JsonObject[]) => JsonObject;
+
+/** The routes of papers' tasks and methods (with the extensions on). */
+function annotationPaths(read: ReadOperations, sizes: { pageSize: number; maxPageSize: number }, html: JsonObject): JsonObject {
+  const paging = listParameters(sizes, false).filter((parameter) => parameter['name'] === 'page' || parameter['name'] === 'items_per_page');
+  const page = (schema: string, description: string): JsonObject => ({
+    description,
+    headers: { Allow: componentRef('headers', 'Allow'), Vary: componentRef('headers', 'Vary'), ETag: componentRef('headers', 'ETag') },
+    content: { 'application/json': { schema: componentRef('schemas', schema) } },
+  });
+  return {
+    '/papers/{id}/tasks/': {
+      parameters: [componentRef('parameters', 'id')],
+      ...read('listPaperTasks', "A paper's tasks (from the Papers with Code dump), one page at a time", page('TaskList', 'One page of the tasks; 404 for an unknown paper.'), paging),
+    },
+    '/papers/{id}/methods/': {
+      parameters: [componentRef('parameters', 'id')],
+      ...read('listPaperMethods', "A paper's methods (from the Papers with Code dump), one page at a time", page('MethodList', 'One page of the methods; 404 for an unknown paper.'), paging),
+    },
+    '/tasks/{id}/papers/': {
+      parameters: [componentRef('parameters', 'taskId')],
+      ...read(
+        'listTaskPapers',
+        'The papers of a task: the list with `task={id}` (every list parameter applies; the path\'s task replaces a `task=`)',
+        { ...page('PaperList', 'One page of the papers; 404 when no paper has the task.'), content: { 'application/json': { schema: componentRef('schemas', 'PaperList') }, ...html } },
+        [...listParameters(sizes, true).filter((parameter) => parameter['name'] !== 'task'), componentRef('parameters', 'format')],
+      ),
+    },
+    '/papers/{id}/tasks': redirect('listPaperTasksRedirect', [componentRef('parameters', 'id')]),
+    '/papers/{id}/methods': redirect('listPaperMethodsRedirect', [componentRef('parameters', 'id')]),
+    '/tasks/{id}/papers': redirect('listTaskPapersRedirect', [componentRef('parameters', 'taskId')]),
   };
 }
 

@@ -7,7 +7,7 @@ import { PAPER_FIELDS } from '../paper.js';
 import { FACET_FIELDS } from '../facets/facet-types.js';
 import { DEFAULT_FACET_LIMIT, MAX_FACET_LIMIT } from '../facets/facet-params.js';
 import { DEFAULT_CROP, MAX_CROP } from '../highlight/highlight-params.js';
-import { EXTENSION_PARAMETERS, MAX_AUTHOR_ALTERNATIVES, MAX_AUTHOR_WORDS, MAX_LOOKUP_VALUES, MAX_VENUE_VALUES, type ExtensionParameter } from '../filters/extension-params.js';
+import { EXTENSION_PARAMETERS, MAX_AUTHOR_ALTERNATIVES, MAX_AUTHOR_WORDS, MAX_LOOKUP_VALUES, MAX_ANNOTATION_VALUES, MAX_VENUE_VALUES, type ExtensionParameter } from '../filters/extension-params.js';
 
 /** Page sizes the document states. */
 export interface PageSizes {
@@ -96,6 +96,20 @@ function describeExtensions(): Record<ExtensionParameter, { description: string;
         `lower-cased: ${code('acl-2020-7')} is ${code('acl')}, ${code('NeurIPS 2018 12')} is ${code('neurips')}. The server's ` +
         `aliases apply (by default ${code('nips')} is ${code('neurips')}).`,
       schema: { type: 'string', examples: ['acl', 'neurips', 'acl|emnlp'] },
+    },
+    task: {
+      description:
+        `Only papers with one of these tasks (from the Papers with Code dump), separated by ${code('|')} (at most ` +
+        `${MAX_ANNOTATION_VALUES}). A task is matched by its slug: lower-cased, every run of characters other than ASCII ` +
+        `letters and digits made one ${code('-')}, none at the ends, so ${code('Image Classification')} and ` +
+        `${code('image-classification')} are the same task (the id of ${code('/tasks/{id}/papers/')}).`,
+      schema: { type: 'string', examples: ['image-classification', 'image-classification|object-detection'] },
+    },
+    method: {
+      description:
+        `Only papers using one of these methods (from the Papers with Code dump), separated by ${code('|')} (at most ` +
+        `${MAX_ANNOTATION_VALUES}); matched by slug like ${code('task')} (${code('Batch Normalization')} is ${code('batch-normalization')}).`,
+      schema: { type: 'string', examples: ['batch-normalization', 'adam|sgd'] },
     },
     id: {
       description:

@@ -3,7 +3,8 @@ import type { Paper } from '../paper.js';
 import { formatOrderKeys } from '../ordering/parse-ordering.js';
 import { prefixWeightOf, termScore, termWeight } from '../search/relevance.js';
 import { termMatches, termOccurrences } from '../search/term-occurrences.js';
-import type { OrderKey, PaperPage, PaperQuery, SearchTerm } from '../source.js';
+import type { OrderKey, PaperPage, PaperQuery, SearchTerm, SourceCallOptions } from '../source.js';
+import { keptAnnotations, type AnnotationMap, type PaperAnnotations } from '../annotations/annotations.js';
 import { buildCatalogue, type Catalogue } from './catalogue.js';
 import { hasExtensionFilters, matchesExtensionFilters } from '../filters/reference-filters.js';
 import { compareIndicesBy, orderPermutation } from './order-ranks.js';
@@ -31,13 +32,21 @@ export interface MemorySource extends WritableSource {
    * Swaps in a new catalogue atomically: it is built aside, and requests see either the
    * old catalogue or the new one, never a mix.
    */
-  replace(papers: readonly Paper[]): void;
+  replace(papers: readonly Paper[], annotations?: AnnotationMap): void;
+  /** The tasks and methods of a paper (empty when it has none), or `null` when there is no such paper. */
+  annotations(id: string, options?: SourceCallOptions): Promise<PaperAnnotations | null>;
 }
 
 /** Options of the scan source (and the base of the memory source's). */
 export interface ScanSourceOptions {
   /** A fixed catalogue version for ETags; by default one is derived from the content. */
   version?: string;
+  /**
+   * Tasks and methods by paper id (from the Papers with Code dump: see `readCatalog`'s
+   * `annotations`), for the `task=`/`method=` filters and `annotations(id)`. They stay beside
+   * the papers: a write keeps an upserted paper's annotations and a delete drops them.
+   */
+  annotations?: AnnotationMap;
 }
 
 /**
@@ -51,20 +60,24 @@ export interface ScanSourceOptions {
  * const { count, results } = await source.list(query);
  */
 export function createScanSource(papers: readonly Paper[], options: ScanSourceOptions = {}): MemorySource {
-  let state = new CatalogueState(buildCatalogue(papers), options.version);
+  let notes = keepAnnotations(papers, options.annotations);
+  let state = new CatalogueState(buildCatalogue(papers), options.version, notes);
   return {
     get size() {
       return state.catalogue.papers.length;
     },
     version: () => state.version(),
-    replace(next) {
-      state = new CatalogueState(buildCatalogue(next), undefined);
+    replace(next, annotations) {
+      notes = keepAnnotations(next, annotations);
+      state = new CatalogueState(buildCatalogue(next), undefined, notes);
     },
     async write(changes) {
       checkChanges(changes);
       const { papers, byId } = state.catalogue;
       const { final, result } = netChanges(changes, (id) => byId.has(id));
-      state = new CatalogueState(buildCatalogue([...papersAfter(papers, final)]), undefined);
+      const next = [...papersAfter(papers, final)];
+      notes = keepAnnotations(next, notes);
+      state = new CatalogueState(buildCatalogue(next), undefined, notes);
       return result;
     },
     upsert(papers) {
@@ -80,6 +93,10 @@ export function createScanSource(papers: readonly Paper[], options: ScanSourceOp
       const index = state.catalogue.byId.get(id);
       return index === undefined ? null : state.catalogue.encoded[index]!;
     },
+    async annotations(id) {
+      if (!state.catalogue.byId.has(id)) return null;
+      return state.annotations.get(id) ?? { tasks: [], methods: [] };
+    },
   };
 }
 
@@ -90,6 +107,7 @@ class CatalogueState {
   constructor(
     readonly catalogue: Catalogue,
     version: string | undefined,
+    readonly annotations: AnnotationMap,
   ) {
     this.fixedVersion = version ?? `m${catalogue.papers.length}-${contentHash(catalogue)}`;
   }
@@ -135,7 +153,7 @@ class CatalogueState {
       if (filters.arxivId !== undefined && paper.arxiv_id !== filters.arxivId) continue;
       if (title !== undefined && !lowerTitles[i]!.includes(title)) continue;
       if (abstract !== undefined && !lowerAbstracts[i]!.includes(abstract)) continue;
-      if (extensions && !matchesExtensionFilters(paper, words[i]!.authors, filters)) continue;
+      if (extensions && !matchesExtensionFilters(paper, words[i]!.authors, filters, this.annotations.get(paper.id))) continue;
       if (terms.every((term) => termMatches(termOccurrences(words[i]!, paper.arxiv_id, term)))) matched.push(i);
     }
     return matched;
@@ -192,6 +210,17 @@ class CatalogueState {
     }
     return permutation;
   }
+}
+
+/** The annotations of the given papers only (a paper written or deleted away loses its own). */
+function keepAnnotations(papers: readonly Paper[], annotations: AnnotationMap | undefined): AnnotationMap {
+  const kept = new Map<string, PaperAnnotations>();
+  if (annotations === undefined || annotations.size === 0) return kept;
+  for (const paper of papers) {
+    const found = keptAnnotations(annotations.get(paper.id));
+    if (found !== undefined) kept.set(paper.id, found);
+  }
+  return kept;
 }
 
 function allIndices(n: number): number[] {

@@ -16,7 +16,9 @@ port.on('message', (message: ToBuilder) => {
   let reply: FromBuilder;
   try {
     if (message.type === 'papers') {
-      for (const paper of message.papers) builder.add(paper);
+      const { papers, annotations } = message;
+      if (annotations === undefined) for (const paper of papers) builder.add(paper);
+      else papers.forEach((paper, i) => builder.add(paper, annotations[i] ?? undefined));
       reply = { type: 'added' };
     } else {
       reply = { type: 'built', parts: indexParts(builder.finish()) };

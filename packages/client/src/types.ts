@@ -32,7 +32,7 @@ export interface PaperList {
   previous: string | null;
   results: Paper[];
   /** With `facets`: the buckets of each facet asked for, over every match, largest first. */
-  facets?: Partial<Record<'year' | 'venue' | 'proceeding', { value: string | null; count: number }[]>>;
+  facets?: Partial<Record<'year' | 'venue' | 'proceeding' | 'task' | 'method', { value: string | null; count: number }[]>>;
 }
 
 /** A field lists can be ordered by. */
@@ -111,7 +111,7 @@ export interface ListPapersParams {
    */
   cursor?: string;
   /** Facets to count over every match (sent comma-separated): the answer's `facets`. */
-  facets?: readonly ('year' | 'venue' | 'proceeding')[];
+  facets?: readonly ('year' | 'venue' | 'proceeding' | 'task' | 'method')[];
   /** Buckets per facet (default 10, at most 1,000). */
   facet_limit?: number;
   /** Also the bucket of the papers without a value (`value: null`). */

@@ -332,6 +332,13 @@ export function definePaperSourceSuite(target: SourceSuiteTarget): void {
           expect(await found(raw), raw).toEqual(expected);
           expect(await found(raw, reference), `reference: ${raw}`).toEqual(expected);
         }
+        // Task and method facets: each paper once under each of its slugs, in null when it has none.
+        const facetQuery = { ...queryFor('ordering=id', 0, 0), facets: ['task', 'method'] as FacetField[] };
+        const sortedBuckets = (buckets: FacetBucket[] | undefined) => (buckets ?? []).filter((b) => b.value !== null || b.count > 0).map((b) => `${b.value}:${b.count}`).sort();
+        const [gotFacets, wantFacets] = [await small.list(facetQuery), await reference.list(facetQuery)];
+        for (const field of ['task', 'method'] as const) expect(sortedBuckets(gotFacets.facets?.[field]), field).toEqual(sortedBuckets(wantFacets.facets?.[field]));
+        expect(sortedBuckets(gotFacets.facets?.task)).toEqual(['image-classification:3', 'machine-translation:1', 'null:2', 'object-detection:1', 'q-learning:1']);
+        expect(sortedBuckets(gotFacets.facets?.method)).toEqual(['adam:2', 'batch-normalization:1', 'null:2', 'resnet:2', 'transformer:1']);
         if (small.annotations !== undefined) {
           expect(await small.annotations('t-a')).toEqual(annotations.get('t-a'));
           expect(await small.annotations('t-e')).toEqual({ tasks: ['Q-Learning', 'Image  classification!'], methods: [method('ResNet')] });

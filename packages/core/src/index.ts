@@ -36,7 +36,8 @@ export { parseListQuery, type ListRequest, type PageSizeOptions } from './query/
 export { pageUrl, cursorUrl, buildPageLinks, pageCount, type PageLinks, type PageLinkContext } from './pagination/page-links.js';
 export { encodeCursor, decodeCursor, positionOf, compareToPosition } from './pagination/cursor.js';
 export { FACET_FIELDS, type FacetField, type FacetBucket, type FacetCounts } from './facets/facet-types.js';
-export { facetValue, referenceFacets } from './facets/reference-facets.js';
+export { facetValues, referenceFacets } from './facets/reference-facets.js';
+export { MULTI_VALUED_FACETS } from './facets/facet-types.js';
 export { highlightText, type HighlightOptions } from './highlight/highlight-text.js';
 
 export { paperWords, type PaperWords } from './search/paper-words.js';

@@ -3,6 +3,7 @@ import { prefixWeightOf, RELEVANCE, type FieldLengths, type OrderKey, type Paper
 import { PAPER_COLUMNS, type SchemaNames } from './schema.js';
 import type { TermPattern } from './text-columns.js';
 import { extensionConditions, hasExtensionFilters, VENUE_KEY_FUNCTION } from './filters-sql.js';
+import { annotationTables } from './annotations-sql.js';
 import type { FacetField } from '@paperlist/core';
 
 /** The stored texts a term is looked for in (see `fieldText`). */
@@ -188,13 +189,25 @@ export function pageStatement(
 function facetExpression(names: SchemaNames, field: FacetField): string {
   if (field === 'year') return 'substr(published, 1, 4)';
   if (field === 'venue') return `${names.quoted}.${VENUE_KEY_FUNCTION}(proceeding)`;
-  return 'proceeding';
+  if (field === 'proceeding') return 'proceeding';
+  throw new Error(`paperlist: the ${field} facet is counted from its own table`);
 }
 
 /** The statement counting the matching papers by one facet's values (the `NULL` value included). */
 export function facetStatement(names: SchemaNames, query: PaperQuery, terms: readonly ResolvedTerm[], field: FacetField): Statement {
   const params = new Params();
   const condition = where(whereClause(names, terms, query.filters, params));
+  if (field === 'task' || field === 'method') {
+    // A paper counts once under each of its slugs (stored once per paper), and in NULL when it has none.
+    const table = annotationTables(names)[field === 'task' ? 'tasks' : 'methods'];
+    const slug = field === 'task' ? 'task_slug' : 'method_slug';
+    return {
+      text: `SELECT a.${slug} AS value, count(*)::float8 AS count FROM ${names.papers} p JOIN ${table} a ON a.paper_id = p.id${condition} GROUP BY 1
+        UNION ALL
+        SELECT NULL, count(*)::float8 FROM ${names.papers} p${condition === '' ? ' WHERE' : `${condition} AND`} NOT EXISTS (SELECT 1 FROM ${table} a WHERE a.paper_id = p.id)`,
+      params: params.values,
+    };
+  }
   return {
     text: `SELECT ${facetExpression(names, field)} AS value, count(*)::float8 AS count FROM ${names.papers}${condition} GROUP BY 1`,
     params: params.values,

@@ -16,6 +16,7 @@ export function facetCounts(index: IndexData, set: DocSet, fields: readonly Face
   const out: FacetCounts = {};
   for (const field of fields) {
     if (field === 'year') out.year = yearCounts(index, set);
+    else if (field === 'task' || field === 'method') out[field] = multiValueCounts(field === 'task' ? index.tasks : index.methods, set, index.n);
     else out[field] = valueCounts(field === 'venue' ? index.venues : index.proceedings, set);
   }
   return out;
@@ -63,6 +64,47 @@ function valueCounts(values: ValueSets, set: DocSet): FacetBucket[] {
   }
   buckets.push({ value: null, count: setSize(set) - total });
   return buckets;
+}
+
+/**
+ * {@link valueCounts} for a field a document holds several values of: each value's count, and the
+ * `null` bucket of the matched documents that hold none (marked in one pass over the table).
+ */
+function multiValueCounts(values: ValueSets, set: DocSet, n: number): FacetBucket[] {
+  const table = values.sets;
+  const buckets: FacetBucket[] = [];
+  for (let i = 0; i < table.size; i++) {
+    const count = intersectionSize(table, i, set);
+    if (count > 0) buckets.push({ value: values.values.word(i), count });
+  }
+  const holds = new Uint8Array(n);
+  for (let i = 0; i < table.size; i++) {
+    const members = table.set(i);
+    spend(members.kind === 'bits' ? members.bits.length : table.df[i]!);
+    forEachDoc(members, n, (d) => (holds[d] = 1));
+  }
+  let none = 0;
+  forEachDoc(set, n, (d) => {
+    if (holds[d] === 0) none++;
+  });
+  buckets.push({ value: null, count: none });
+  return buckets;
+}
+
+function forEachDoc(set: DocSet, n: number, visit: (d: number) => void): void {
+  if (set.kind === 'all') for (let d = 0; d < n; d++) visit(d);
+  else if (set.kind === 'list') for (const d of set.docs) visit(d);
+  else {
+    const bits = set.bits;
+    for (let i = 0; i < bits.length; i++) {
+      let v = bits[i]!;
+      while (v !== 0) {
+        const t = v & -v;
+        v ^= t;
+        visit((i << 5) + 31 - Math.clz32(t));
+      }
+    }
+  }
 }
 
 /** |set `i` of the table ∩ `set`|. */

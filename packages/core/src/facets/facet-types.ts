@@ -1,8 +1,11 @@
 /** A field the list can be faceted by (`facets=`). */
-export type FacetField = 'year' | 'venue' | 'proceeding';
+export type FacetField = 'year' | 'venue' | 'proceeding' | 'task' | 'method';
 
 /** The facet fields, in the order answers list them. */
-export const FACET_FIELDS: readonly FacetField[] = ['year', 'venue', 'proceeding'];
+export const FACET_FIELDS: readonly FacetField[] = ['year', 'venue', 'proceeding', 'task', 'method'];
+
+/** The facets whose field a paper may hold several values of (its tasks, its methods: slugs). */
+export const MULTI_VALUED_FACETS: ReadonlySet<FacetField> = new Set(['task', 'method']);
 
 /** One bucket: a value (`null`: papers without one) and the number of matching papers with it. */
 export interface FacetBucket {
@@ -14,5 +17,6 @@ export interface FacetBucket {
  * What a source answers for the facets asked of it: for each field, every value that occurs among
  * the matching papers with its count, in any order, and the `null` bucket (the papers without a
  * value; its count may be 0). Venues are the raw keys (`venueKey`): the handler merges aliases.
+ * Tasks and methods are slugs (`nameSlug`); a paper counts once in each of its own.
  */
 export type FacetCounts = Partial<Record<FacetField, FacetBucket[]>>;

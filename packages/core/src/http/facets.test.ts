@@ -81,7 +81,7 @@ describe('facets', () => {
   });
 
   it.each([
-    ['facets=year,colour', '{"facets":["Unknown facet: \\"colour\\". Facets are year, venue, proceeding."]}'],
+    ['facets=year,colour', '{"facets":["Unknown facet: \\"colour\\". Facets are year, venue, proceeding, task, method."]}'],
     ['facets=year&facet_limit=0', '{"facet_limit":["Ensure this value is greater than or equal to 1."]}'],
     ['facets=year&facet_limit=1001', '{"facet_limit":["Ensure this value is less than or equal to 1000."]}'],
     ['facets=year&facet_limit=ten&facet_null=perhaps', '{"facet_limit":["A valid integer is required."],"facet_null":["Must be a valid boolean."]}'],

@@ -120,7 +120,7 @@ class CatalogueState {
     const n = this.catalogue.papers.length;
     const matched = this.match(query);
     const count = matched === null ? n : matched.length;
-    const facets = query.facets === undefined || query.facets.length === 0 ? undefined : referenceFacets((matched ?? allIndices(n)).map((i) => this.catalogue.papers[i]!), query.facets);
+    const facets = query.facets === undefined || query.facets.length === 0 ? undefined : referenceFacets((matched ?? allIndices(n)).map((i) => this.catalogue.papers[i]!), query.facets, (id) => this.annotations.get(id));
     const page = (results: PaperRecord[]): PaperPage => (facets === undefined ? { count, results } : { count, results, facets });
     if (query.limit === 0 || query.offset >= count) return page([]);
     const end = query.offset + query.limit;

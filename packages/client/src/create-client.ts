@@ -2,7 +2,7 @@ import { anySignal, sleep } from './abort-signals.js';
 import { listQuery } from './list-query.js';
 import { PaperlistError } from './paperlist-error.js';
 import { parseRetryAfter, retryDelay, RETRIED_STATUSES, type RetryPolicy } from './retry-delay.js';
-import type { BulkOptions, ListPapersParams, Paper, PaperChange, PaperInput, PaperList, RequestOptions, UpsertResult, WriteResult } from './types.js';
+import type { BulkOptions, ListPapersParams, Method, Page, Paper, PaperChange, PaperInput, PaperList, RequestOptions, SubListParams, Task, UpsertResult, WriteResult } from './types.js';
 
 /** Options of {@link createClient}. */
 export interface ClientOptions {
@@ -37,6 +37,12 @@ export interface PaperlistClient {
   listPapers(params?: ListPapersParams, options?: RequestOptions): Promise<PaperList>;
   /** One paper by id; a missing id throws a {@link PaperlistError} with status 404. */
   getPaper(id: string, options?: RequestOptions): Promise<Paper>;
+  /** A page of a paper's tasks (`/papers/{id}/tasks/`); a missing paper throws a 404 {@link PaperlistError}. */
+  paperTasks(id: string, params?: SubListParams, options?: RequestOptions): Promise<Page<Task>>;
+  /** A page of a paper's methods (`/papers/{id}/methods/`). */
+  paperMethods(id: string, params?: SubListParams, options?: RequestOptions): Promise<Page<Method>>;
+  /** A page of a task's papers (`/tasks/{id}/papers/`, `id` the task's slug): every list parameter applies. */
+  taskPapers(taskId: string, params?: ListPapersParams, options?: RequestOptions): Promise<PaperList>;
   /**
    * Every matching paper, page after page, following the `next` links; a page is only
    * requested when the previous one is used up, and breaking out of the loop stops.
@@ -110,6 +116,10 @@ export function createClient(options: ClientOptions): PaperlistClient {
   return {
     listPapers: (params = {}, callOptions = {}) => getJson<PaperList>(listUrl(params), callOptions),
     getPaper: (id, callOptions = {}) => getJson<Paper>(paperUrl(id), callOptions),
+    paperTasks: (id, params = {}, callOptions = {}) => getJson<Page<Task>>(withQuery(`${paperUrl(id)}tasks/`, listQuery(params)), callOptions),
+    paperMethods: (id, params = {}, callOptions = {}) => getJson<Page<Method>>(withQuery(`${paperUrl(id)}methods/`, listQuery(params)), callOptions),
+    taskPapers: (taskId, params = {}, callOptions = {}) =>
+      getJson<PaperList>(withQuery(`${base}tasks/${encodeURIComponent(taskId)}/papers/`, listQuery(params)), callOptions),
     async *iterPapers(params = {}, callOptions = {}) {
       let url: string | null = listUrl(params);
       while (url !== null) {
@@ -207,4 +217,9 @@ function nonNegativeInteger(name: string, value: number): number {
     throw new TypeError(`paperlist client: \`${name}\` must be a non-negative integer, got ${String(value)}.`);
   }
   return value;
+}
+
+/** `url` with a query string, when there is one. */
+function withQuery(url: string, query: string): string {
+  return query === '' ? url : `${url}?${query}`;
 }

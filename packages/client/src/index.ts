@@ -6,4 +6,4 @@ export { createClient, type ClientOptions, type PaperlistClient } from './create
 export { PaperlistError } from './paperlist-error.js';
 export { parseRetryAfter, retryDelay, RETRIED_STATUSES, type RetryPolicy } from './retry-delay.js';
 export { listQuery } from './list-query.js';
-export type { Paper, PaperList, ListPapersParams, OrderField, OrderKey, RequestOptions, PaperInput, PaperChange, WriteResult, UpsertResult, BulkOptions } from './types.js';
+export type { Paper, PaperList, ListPapersParams, OrderField, OrderKey, RequestOptions, PaperInput, PaperChange, WriteResult, UpsertResult, BulkOptions, Page, Task, Method, SubListParams } from './types.js';

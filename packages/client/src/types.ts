@@ -35,6 +35,40 @@ export interface PaperList {
   facets?: Partial<Record<'year' | 'venue' | 'proceeding' | 'task' | 'method', { value: string | null; count: number }[]>>;
 }
 
+/** A page of any list of the API (`count`, `next`, `previous`, `results`). */
+export interface Page<T> {
+  count: number;
+  next: string | null;
+  previous: string | null;
+  results: T[];
+}
+
+/** A task, as the original API's `Task` (from the Papers with Code dump; `id` is the name's slug). */
+export interface Task {
+  id: string;
+  name: string;
+  description: string;
+}
+
+/** A method, as the original API's `Method` (`paper`, the paper that introduced it, is null: the dump does not say). */
+export interface Method {
+  id: string;
+  name: string;
+  full_name: string;
+  description: string;
+  paper: string | null;
+  introduced_year: number | null;
+  source_url: string | null;
+  source_title: string | null;
+  code_snippet_url: string | null;
+}
+
+/** A page of a paper's tasks or methods: `page` and `items_per_page` as in lists. */
+export interface SubListParams {
+  page?: number | 'last';
+  items_per_page?: number;
+}
+
 /** A field lists can be ordered by. */
 export type OrderField = 'published' | 'arxiv_id' | 'title' | 'id';
 

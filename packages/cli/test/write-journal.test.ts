@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { PaperChange } from '@paperlist/core';
 import { WriteJournal } from '../src/writes/write-journal.js';
 import { batchChanges } from './fixtures/journal-batches.js';
 
@@ -67,6 +68,34 @@ describe('WriteJournal', () => {
     await reopened.close();
   });
 
+  it('compacts itself into the net effect of its batches once it has grown, and reads back the same', async () => {
+    const path = join(dir, 'journal.log');
+    const { journal } = await WriteJournal.open(path, { compactAtBytes: 20_000 });
+    const first = batchChanges(1).find((change) => change.op === 'upsert');
+    if (first?.op !== 'upsert') throw new Error('the fixture batch has an upsert');
+    const template = first.paper;
+    // The same 20 ids rewritten again and again, some deleted: the net effect stays small.
+    const expected = new Map<string, string | null>();
+    let largest = 0;
+    for (let n = 0; n < 300; n++) {
+      const id = `p-${n % 20}`;
+      const change: PaperChange = n % 7 === 0 ? { op: 'delete', id } : { op: 'upsert', paper: { ...template, id, title: `version ${n}` } };
+      await journal.append([change]);
+      expected.set(id, change.op === 'delete' ? null : change.paper.title);
+      largest = Math.max(largest, (await stat(path)).size);
+    }
+    expect(journal.durableSequence).toBe(300);
+    await journal.close();
+    expect(largest).toBeLessThan(60_000);
+    const { journal: reopened, contents } = await WriteJournal.open(path, { compactAtBytes: 20_000 });
+    expect(contents.tornBytes).toBe(0);
+    expect(contents.records.at(-1)!.seq).toBe(300);
+    const net = reopened.netChanges();
+    expect(new Map([...net].map(([id, paper]) => [id, paper === null ? null : paper.title]))).toEqual(expected);
+    expect(await reopened.append(batchChanges(5))).toBe(301);
+    await reopened.close();
+  });
+
   it('refuses a file that is not a journal, naming it', async () => {
     const path = join(dir, 'journal.log');
     await writeFile(path, '{"not":"a journal"}\n');
@@ -79,26 +108,45 @@ describe('WriteJournal', () => {
     let nextBatch = 0;
     const random = seeded(20261125);
     for (let round = 0; round < 8; round++) {
-      const { acks, lastBatch } = await runWriterUntilKilled(path, nextBatch, 80 + Math.floor(random() * 400));
+      // Every other round compacts as it goes (a small threshold), so kills land in compactions too.
+      const { acks, lastBatch } = await runWriterUntilKilled(path, nextBatch, 80 + Math.floor(random() * 400), round % 2 === 1 ? 200_000 : undefined);
       for (const [seq, n] of acks) acknowledged.set(seq, n);
       nextBatch = lastBatch + 1;
       const { journal, contents } = await WriteJournal.open(path);
       await journal.close();
-      const bySeq = new Map(contents.records.map((record) => [record.seq, record.changes]));
-      for (const [seq, n] of acknowledged) {
-        expect(bySeq.get(seq), `acknowledged batch ${n} (seq ${seq}) after round ${round}`).toEqual(batchChanges(n));
+      // What every acknowledged batch wrote is there: its papers as it left them, unless a later
+      // acknowledged batch changed them (the journal may have been compacted into its net effect).
+      const net = netOf(contents.records.flatMap((record) => record.changes));
+      const expected = netOf([...acknowledged].sort((a, b) => a[0] - b[0]).flatMap(([, n]) => batchChanges(n)));
+      for (const [id, paper] of expected) {
+        expect(net.has(id), `acknowledged id ${id} after round ${round}`).toBe(true);
+        // A batch written after the acknowledged ones (sent but not acknowledged) may have changed it since.
+        if (JSON.stringify(net.get(id)) !== JSON.stringify(paper)) expect(laterBatchTouches(id, acknowledged), `id ${id} after round ${round}`).toBe(true);
       }
-      // Every record read back is one whole batch that the writer sent.
-      for (const record of contents.records) {
-        const n = acknowledged.get(record.seq);
-        if (n !== undefined) continue;
-        expect(record.changes.length).toBeGreaterThan(0);
-        expect(record.changes).toEqual(batchChanges(batchNumberOf(record.changes)));
-      }
+      // Every record after the first (which may be a compaction of all before it) is one whole batch the writer sent.
+      for (const record of contents.records.slice(1)) expect(record.changes).toEqual(batchChanges(batchNumberOf(record.changes)));
     }
     expect(acknowledged.size).toBeGreaterThan(50);
   });
 });
+
+/** The net effect of changes in order: each id's last paper, or null when deleted. */
+function netOf(changes: readonly PaperChange[]): Map<string, unknown> {
+  const net = new Map<string, unknown>();
+  for (const change of changes) {
+    if (change.op === 'upsert') net.set(change.paper.id, change.paper);
+    else net.set(change.id, null);
+  }
+  return net;
+}
+
+/** Whether a batch numbered after every acknowledged one that touches `id` may have been written (unacknowledged). */
+function laterBatchTouches(id: string, acknowledged: ReadonlyMap<number, number>): boolean {
+  const n = Number(id.split('-')[1]);
+  // Batch n writes paper-n-*, batch n + 1 may delete paper-n-*: only those two touch an id.
+  const numbers = new Set(acknowledged.values());
+  return !numbers.has(n + 1);
+}
 
 /** The writer's batch number, from the ids it wrote. */
 function batchNumberOf(changes: readonly { op: string; paper?: { id: string }; id?: string }[]): number {
@@ -125,8 +173,9 @@ const MAGIC_LENGTH = 'paperlist-journal-1\n'.length;
 const FIXTURE = fileURLToPath(new URL('./fixtures/journal-writer.ts', import.meta.url));
 
 /** Runs the writer process on `path`, kills it with SIGKILL `afterMs` after it is ready, and answers its acknowledgements. */
-async function runWriterUntilKilled(path: string, firstBatch: number, afterMs: number): Promise<{ acks: Map<number, number>; lastBatch: number }> {
-  const child = spawn(process.execPath, ['--conditions=@paperlist/source', '--import', 'tsx', FIXTURE, path, String(firstBatch)], { stdio: ['ignore', 'pipe', 'inherit'] });
+async function runWriterUntilKilled(path: string, firstBatch: number, afterMs: number, compactAtBytes?: number): Promise<{ acks: Map<number, number>; lastBatch: number }> {
+  const args = [FIXTURE, path, String(firstBatch), ...(compactAtBytes === undefined ? [] : [String(compactAtBytes)])];
+  const child = spawn(process.execPath, ['--conditions=@paperlist/source', '--import', 'tsx', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   const acks = new Map<number, number>();
   let lastBatch = firstBatch;
   let buffered = '';

@@ -216,7 +216,7 @@ class ServeProcess {
     }
     this.journal = journal;
     this.journalAtOpen = contents.records;
-    this.journaled = new JournaledSource(memory, journal, contents.records, () => this.afterWrite());
+    this.journaled = new JournaledSource(memory, journal, () => this.afterWrite());
     return this.journaled;
   }
 

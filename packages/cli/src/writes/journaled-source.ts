@@ -1,31 +1,24 @@
-import { checkChanges, netChanges, type PaperChange, type PaperQuery, type SourceCallOptions, type WritableSource, type WriteResult, type Paper } from '@paperlist/core';
+import { checkChanges, type PaperChange, type PaperQuery, type SourceCallOptions, type WritableSource, type WriteResult, type Paper } from '@paperlist/core';
 import type { IndexedMemorySource } from '@paperlist/core/node';
-import type { JournalRecord, WriteJournal } from './write-journal.js';
+import type { WriteJournal } from './write-journal.js';
 
 /**
  * The memory source with durable writes: a batch is checked, appended to the journal and
  * flushed, then applied, and only then acknowledged. Reads go straight to the memory source.
  *
- * It also keeps the net effect of every batch in the journal (the last paper, or deletion, of
- * each id written), so a catalogue rebuilt from the `--data` files (at start or on SIGHUP) can
- * have every write applied while it is built.
+ * It also answers the net effect of every batch in the journal (the last paper, or deletion, of
+ * each id written, kept by the journal), so a catalogue rebuilt from the `--data` files (at start
+ * or on SIGHUP) can have every write applied while it is built.
  */
 export class JournaledSource implements WritableSource {
-  /** For every id ever written: the paper it ends with, or `null` when deleted. */
-  private readonly net = new Map<string, Paper | null>();
   private appliedSeq = 0;
-  /** The last batch in {@link net}. */
-  private rememberedSeq = 0;
 
   constructor(
     private readonly memory: IndexedMemorySource,
     private readonly journal: WriteJournal,
-    records: readonly JournalRecord[],
     /** Called after each acknowledged batch (to fold the journal into a snapshot now and then). */
     private readonly onWritten: () => void = () => {},
-  ) {
-    for (const record of records) this.remember(record.seq, record.changes);
-  }
+  ) {}
 
   list(query: PaperQuery, options?: SourceCallOptions) {
     return this.memory.list(query, options);
@@ -35,18 +28,22 @@ export class JournaledSource implements WritableSource {
     return this.memory.get(id);
   }
 
+  annotations(id: string) {
+    return this.memory.annotations(id);
+  }
+
   version(): string {
     return this.memory.version();
   }
 
   /** The last batch that {@link netChanges} holds. */
   get journalSequence(): number {
-    return this.rememberedSeq;
+    return this.journal.durableSequence;
   }
 
   /** Every write so far, as the paper (or deletion) each id ends with. A copy. */
   netChanges(): Map<string, Paper | null> {
-    return new Map(this.net);
+    return this.journal.netChanges();
   }
 
   /**
@@ -66,18 +63,11 @@ export class JournaledSource implements WritableSource {
   async write(changes: readonly PaperChange[]): Promise<WriteResult> {
     checkChanges(changes);
     const seq = await this.journal.append(changes);
-    this.remember(seq, changes);
     // Appends resolve in sequence order and `write` queues its batch at once: batches reach the
     // catalogue in the journal's order.
     const result = await this.memory.write(changes);
     this.markApplied(seq);
     this.onWritten();
     return result;
-  }
-
-  private remember(seq: number, changes: readonly PaperChange[]): void {
-    this.rememberedSeq = seq;
-    const { final } = netChanges(changes, () => false);
-    for (const [id, paper] of final) this.net.set(id, paper);
   }
 }

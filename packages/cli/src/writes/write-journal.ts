@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { open, type FileHandle } from 'node:fs/promises';
-import type { PaperChange } from '@paperlist/core';
+import { open, rename, rm, type FileHandle } from 'node:fs/promises';
+import type { Paper, PaperChange } from '@paperlist/core';
 import { dirname } from 'node:path';
 import { CliError, errorCode } from '../cli-error.js';
 import { syncDirectory } from '../state/sync-directory.js';
@@ -10,6 +10,8 @@ import { EXIT } from '../exit-codes.js';
 const MAGIC = Buffer.from('paperlist-journal-1\n', 'utf8');
 /** Length (4), checksum (4), sequence number (8). */
 const HEADER = 16;
+/** Default of the size past which the journal is compacted (see {@link WriteJournal.compact}). */
+export const DEFAULT_COMPACT_AT_BYTES = 64 * 1024 * 1024;
 /** A record longer than this is damage, not a batch (the HTTP limit is far below). */
 const MAX_RECORD = 1 << 30;
 
@@ -28,6 +30,7 @@ export interface JournalContents {
 
 interface Pending {
   seq: number;
+  changes: readonly PaperChange[];
   bytes: Buffer;
   resolve(seq: number): void;
   reject(error: unknown): void;
@@ -48,26 +51,55 @@ export class WriteJournal {
   private flushing = false;
   /** Set when a failed append could not be undone: the file's end is unknown, so no more appends. */
   private broken: Error | undefined;
+  /** For every id the journal has written: the paper it ends with, or `null` when deleted. */
+  private readonly net = new Map<string, Paper | null>();
+  /** The last batch on disk (and in {@link net}). */
+  private durableSeq: number;
+  /** The journal's size after the last compaction (or at open). */
+  private compactedSize: number;
 
   private constructor(
     readonly path: string,
-    private readonly handle: FileHandle,
+    private handle: FileHandle,
     private size: number,
     private lastSeq: number,
-  ) {}
+    records: readonly JournalRecord[],
+    /** Compact when the journal grows past this and twice its size after the last compaction. */
+    private readonly compactAtBytes: number,
+  ) {
+    for (const record of records) this.remember(record.changes);
+    this.durableSeq = lastSeq;
+    this.compactedSize = size;
+  }
+
+  /**
+   * Every batch of the journal as its net effect: the paper each written id ends with, or `null`
+   * for a deletion (a copy). Applying it over a catalogue equals applying the batches in order.
+   */
+  netChanges(): Map<string, Paper | null> {
+    return new Map(this.net);
+  }
+
+  /** The last batch on disk: {@link netChanges} holds it and every one before. */
+  get durableSequence(): number {
+    return this.durableSeq;
+  }
 
   /**
    * Opens (or creates) the journal at `path` and reads what it holds.
    * @throws {CliError} when the file is not a paperlist journal.
    */
-  static async open(path: string): Promise<{ journal: WriteJournal; contents: JournalContents }> {
+  static async open(path: string, options: { compactAtBytes?: number } = {}): Promise<{ journal: WriteJournal; contents: JournalContents }> {
+    const compactAtBytes = options.compactAtBytes ?? DEFAULT_COMPACT_AT_BYTES;
+    // What a compaction interrupted by a crash left (the journal itself is whole).
+    await rm(`${path}.compacting`, { force: true });
     const handle = await openOrCreate(path);
     try {
       const bytes = await handle.readFile();
       if (bytes.length === 0) {
         await handle.write(MAGIC, 0, MAGIC.length, 0);
         await handle.datasync();
-        return { journal: new WriteJournal(path, handle, MAGIC.length, 0), contents: { records: [], tornBytes: 0 } };
+        return { journal: new WriteJournal(path, handle, MAGIC.length, 0, [], compactAtBytes), contents: { records: [], tornBytes: 0 } };
       }
       if (bytes.length < MAGIC.length || !bytes.subarray(0, MAGIC.length).equals(MAGIC)) {
         // A journal cut short inside its first bytes holds nothing yet: start it again.
@@ -75,7 +107,7 @@ export class WriteJournal {
           await handle.truncate(0);
           await handle.write(MAGIC, 0, MAGIC.length, 0);
           await handle.datasync();
-          return { journal: new WriteJournal(path, handle, MAGIC.length, 0), contents: { records: [], tornBytes: bytes.length } };
+          return { journal: new WriteJournal(path, handle, MAGIC.length, 0, [], compactAtBytes), contents: { records: [], tornBytes: bytes.length } };
         }
         throw new CliError(`${path} is not a paperlist write journal (or was written by an incompatible version)`, EXIT.INPUT);
       }
@@ -86,7 +118,7 @@ export class WriteJournal {
         await handle.datasync();
       }
       const lastSeq = records.at(-1)?.seq ?? 0;
-      return { journal: new WriteJournal(path, handle, end, lastSeq), contents: { records, tornBytes } };
+      return { journal: new WriteJournal(path, handle, end, lastSeq, records, compactAtBytes), contents: { records, tornBytes } };
     } catch (error) {
       await handle.close();
       throw error;
@@ -109,7 +141,7 @@ export class WriteJournal {
     const seq = ++this.lastSeq;
     const bytes = encodeRecord(seq, changes);
     return new Promise<number>((resolve, reject) => {
-      this.pending.push({ seq, bytes, resolve, reject });
+      this.pending.push({ seq, changes, bytes, resolve, reject });
       if (!this.flushing) void this.flush();
     });
   }
@@ -131,7 +163,10 @@ export class WriteJournal {
           await this.handle.write(bytes, 0, bytes.length, this.size);
           await this.handle.datasync();
           this.size += bytes.length;
+          for (const entry of group) this.remember(entry.changes);
+          this.durableSeq = group.at(-1)!.seq;
           for (const entry of group) entry.resolve(entry.seq);
+          if (this.size >= this.compactAtBytes && this.size >= 2 * this.compactedSize) await this.compact();
         } catch (error) {
           await this.undo(error);
           for (const entry of [...group, ...this.pending.splice(0)]) entry.reject(error);
@@ -139,6 +174,44 @@ export class WriteJournal {
       }
     } finally {
       this.flushing = false;
+    }
+  }
+
+  /**
+   * Rewrites the journal as one record of its net effect (each written id once: its last paper, or
+   * its deletion), numbered as the last batch, so it stops growing with rewrites of the same papers.
+   * The new file is written beside, flushed and renamed over the old one (then the directory is
+   * flushed): a crash leaves one or the other, whole. Runs between two groups of appends.
+   */
+  private async compact(): Promise<void> {
+    const changes: PaperChange[] = [...this.net].map(([id, paper]) => (paper === null ? { op: 'delete', id } : { op: 'upsert', paper }));
+    const record = encodeRecord(this.durableSeq, changes);
+    // A record that long would be read back as damage: keep the journal as it is.
+    if (record.length - HEADER > MAX_RECORD) return;
+    const bytes = Buffer.concat([MAGIC, record]);
+    const temporary = `${this.path}.compacting`;
+    const next = await open(temporary, 'w+');
+    try {
+      await next.write(bytes, 0, bytes.length, 0);
+      await next.datasync();
+      await rename(temporary, this.path);
+      await syncDirectory(dirname(this.path));
+    } catch {
+      await next.close();
+      await rm(temporary, { force: true });
+      // The old journal is still whole: go on appending to it.
+      return;
+    }
+    await this.handle.close();
+    this.handle = next;
+    this.size = bytes.length;
+    this.compactedSize = bytes.length;
+  }
+
+  private remember(changes: readonly PaperChange[]): void {
+    for (const change of changes) {
+      if (change.op === 'upsert') this.net.set(change.paper.id, change.paper);
+      else this.net.set(change.id, null);
     }
   }
 

@@ -53,6 +53,12 @@ describe('paperlist serve: HTTP writes', () => {
     expect(await bulk.json()).toEqual({ created: 2, updated: 0, deleted: 1 });
     const health = (await (await fetch(new URL('/healthz', first.url))).json()) as { papers: number };
     expect(health.papers).toBe(3);
+    // Writes show in the metrics: as requests by method and status, and in the journal's size and sequence.
+    const metrics = await (await fetch(new URL('/metrics', first.url))).text();
+    expect(metrics).toMatch(/^paperlist_http_requests_total\{route="papers-detail",method="PUT",status="201"\} 1$/m);
+    expect(metrics).toMatch(/^paperlist_http_requests_total\{route="papers-list",method="POST",status="200"\} 1$/m);
+    expect(metrics).toMatch(/^paperlist_journal_sequence 4$/m);
+    expect(Number(/^paperlist_journal_bytes (\d+)$/m.exec(metrics)?.[1])).toBeGreaterThan(1000);
 
     first.cli.child.kill('SIGTERM');
     await first.cli.exited;

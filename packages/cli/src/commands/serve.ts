@@ -254,6 +254,7 @@ class ServeProcess {
                 papers: () => this.state.papers,
                 version: () => source.version?.(),
                 queries: () => this.memory?.activity(),
+                journal: () => (this.journal === undefined ? undefined : { bytes: this.journal.bytes, sequence: this.journal.durableSequence }),
               },
               options.mount,
             ),

@@ -10,6 +10,8 @@ export interface MetricsSources {
   version(): string | undefined;
   /** Queries waiting for a query thread and being answered, when the source has threads. */
   queries(): { queued: number; running: number } | undefined;
+  /** The write journal: its size and last batch on disk, with `--state-dir`. */
+  journal?(): { bytes: number; sequence: number } | undefined;
 }
 
 /** Latency buckets (seconds): sub-millisecond answers up to the slowest a budget allows. */
@@ -63,6 +65,24 @@ export class ServerMetrics {
         this.reset();
         const version = sources.version();
         if (version !== undefined) this.set({ version }, 1);
+      },
+    });
+    new Gauge({
+      name: 'paperlist_journal_bytes',
+      help: 'Size of the write journal (--state-dir); writes themselves are the PUT, DELETE and POST requests of paperlist_http_requests_total.',
+      registers,
+      collect() {
+        const journal = sources.journal?.();
+        if (journal !== undefined) this.set(journal.bytes);
+      },
+    });
+    new Gauge({
+      name: 'paperlist_journal_sequence',
+      help: 'Sequence number of the last write batch on disk in the journal.',
+      registers,
+      collect() {
+        const journal = sources.journal?.();
+        if (journal !== undefined) this.set(journal.sequence);
       },
     });
     new Gauge({

@@ -28,7 +28,25 @@ export function seekCondition(keys: readonly OrderKey[], position: OrderPosition
     alternatives.push([...equal, after(column, value, descending, NOT_NULL.has(field), add)].join(' AND '));
     if (i + 1 < keys.length) equal.push(value === null ? `${column} IS NULL` : `${column} = ${add(value)}`);
   }
-  return alternatives.length === 1 ? alternatives[0]! : `(${alternatives.map((part) => `(${part})`).join(' OR ')})`;
+  const condition = alternatives.length === 1 ? alternatives[0]! : `(${alternatives.map((part) => `(${part})`).join(' OR ')})`;
+  // The same rows, with a bound on the first key that an ordering index can start its scan at
+  // (else the scan would read every row before the position): where one exists.
+  const first = keys[0]!;
+  const bound = leadingBound(ORDER_COLUMNS[first.field], position.values[0] ?? null, first.descending, NOT_NULL.has(first.field), add);
+  return bound === null ? condition : `${bound} AND ${condition}`;
+}
+
+/**
+ * A condition on the first key alone that every row after the position meets and that an index
+ * can seek to: descending, everything after a value is at most that value (nulls come first);
+ * ascending, at least the value when the column has no nulls (they would come after), and after a
+ * null only nulls. `null` where no such single range exists (ascending past a value of a nullable
+ * column; descending past a null).
+ */
+function leadingBound(column: string, value: string | null, descending: boolean, notNull: boolean, add: AddParam): string | null {
+  if (descending) return value === null ? null : `${column} <= ${add(value)}`;
+  if (value === null) return `${column} IS NULL`;
+  return notNull ? `${column} >= ${add(value)}` : null;
 }
 
 /** `column` comes after `value` in its direction (nulls last ascending, first descending). */

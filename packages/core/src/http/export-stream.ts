@@ -1,6 +1,6 @@
 import { toJsonBytes, toPaper } from '../encoded-paper.js';
 import type { ListRequest } from '../query/parse-list-query.js';
-import { serializeFields } from '../query/field-selection.js';
+import { projectFields } from '../query/project-fields.js';
 import { positionOf } from '../pagination/cursor.js';
 import type { OrderKey, PaperQuery, PaperSource, SourceCallOptions } from '../source.js';
 
@@ -22,14 +22,13 @@ export async function* exportLines(
   call: <T>(run: (options: SourceCallOptions) => Promise<T>) => Promise<T>,
 ): AsyncGenerator<Uint8Array> {
   const query: PaperQuery = { terms: list.terms, filters: list.filters, ordering: list.ordering, offset: 0, limit: EXPORT_PAGE };
-  const encoder = new TextEncoder();
   for (;;) {
     const { results } = await call((options) => source.list(query, options));
     if (results.length === 0) return;
     const parts: Uint8Array[] = [];
     let size = 0;
     for (const record of results) {
-      const bytes = list.fields === null ? toJsonBytes(record) : encoder.encode(serializeFields(toPaper(record), list.fields));
+      const bytes = list.fields === null ? toJsonBytes(record) : projectFields(record, list.fields);
       parts.push(bytes, NEWLINE);
       size += bytes.length + 1;
     }

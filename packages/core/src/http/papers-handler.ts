@@ -8,6 +8,7 @@ import { buildPageLinks, cursorUrl, pageCount } from '../pagination/page-links.j
 import { encodeCursor, positionOf } from '../pagination/cursor.js';
 import { parseListQuery, type ListRequest } from '../query/parse-list-query.js';
 import { readFieldSelection, serializeFields } from '../query/field-selection.js';
+import { projectFields } from '../query/project-fields.js';
 import { lastValue, parseQueryString } from '../query/query-string.js';
 import type { OrderKey, PaperPage, PaperQuery, SourceCallOptions } from '../source.js';
 import { shapeFacets, type FacetRequest } from '../facets/facet-params.js';
@@ -106,7 +107,7 @@ export function createPapersHandler(options: PapersHandlerOptions): PapersHandle
           const jsonUrl = urlWithQuery(linkOrigin(config, request) + pathname, withJsonFormat(parsed.pairs));
           return htmlResponse(200, renderPaperPage({ paper: toPaper(paper), listUrl: listPath, jsonUrl }), isHead, cacheHeaders);
         }
-        const body = selection.fields === null ? toJsonBytes(paper) : serializeFields(toPaper(paper), selection.fields);
+        const body = selection.fields === null ? toJsonBytes(paper) : projectFields(paper, selection.fields);
         return jsonResponse(200, body, isHead, cacheHeaders);
       }
       const list = parseListQuery(parsed.pairs, config);
@@ -212,6 +213,7 @@ async function listPapers(
  */
 function paperJson(record: PaperRecord, list: ListRequest): Uint8Array {
   if (list.fields === null && list.highlight === null) return toJsonBytes(record);
+  if (list.highlight === null) return projectFields(record, list.fields!);
   const paper = toPaper(record);
   const json = list.fields === null ? serializePaper(paper) : serializeFields(paper, list.fields);
   if (list.highlight === null) return encodeUtf8(json);

@@ -1,29 +1,23 @@
 import type { Server } from 'node:http';
 import { resolve } from 'node:path';
-import { createPapersHandler, papersAfterStream, type Paper, type PaperSource, type RecordFormatOption } from '@paperlist/core';
+import { createPapersHandler, type PaperSource, type RecordFormatOption } from '@paperlist/core';
 import { createMemorySource, type IndexedMemorySource } from '@paperlist/core/node';
 import { describeError, oneLine } from '../cli-error.js';
 import type { CommandContext } from '../context.js';
 import { openDatabaseSource, type DatabaseSource } from '../data/database.js';
 import { resolveInputs, sampleInput, type CatalogInput } from '../data/inputs.js';
-import { loadCatalog } from '../data/load-catalog.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { formatCount, formatDuration } from '../log.js';
-import { progressMode } from '../progress.js';
 import { accessLog, rejectedHostWarning } from '../server/access-log.js';
 import { createApp, type ServerState } from '../server/app.js';
 import { ServerMetrics } from '../server/metrics.js';
 import { closeGracefully, listen, serverOrigin } from '../server/http-server.js';
 import { watchLauncher } from '../launcher-watch.js';
 import { isSecondPress } from '../signals.js';
-import { dataChange, dataFingerprint, sameData, type DataFingerprint } from '../state/data-fingerprint.js';
 import { StateDir } from '../state/state-dir.js';
-import { JournaledSource } from '../writes/journaled-source.js';
-import { WriteJournal, type JournalRecord } from '../writes/write-journal.js';
+import { MemoryCatalogue } from '../state/memory-catalogue.js';
 import { resolveWriteToken, type WriteOptions } from '../writes/write-token.js';
 
-/** Journal bytes written since the last snapshot that make the next one worth saving. */
-const FOLD_JOURNAL_BYTES = 64 * 1024 * 1024;
 
 export interface ServeOptions extends WriteOptions {
   data?: string[];
@@ -107,19 +101,10 @@ class ServeProcess {
   private memory: IndexedMemorySource | undefined;
   private database: DatabaseSource | undefined;
   private stateDir: StateDir | undefined;
-  /** With a state directory: the memory source behind its write journal. */
-  private journaled: JournaledSource | undefined;
-  private journal: WriteJournal | undefined;
-  /** The journal's batches as read at start, until they are applied. */
-  private journalAtOpen: readonly JournalRecord[] = [];
-  /** What the catalogue now served was built from (with a state directory). */
-  private data: DataFingerprint | undefined;
-  /** The journal's size when the last snapshot was started. */
-  private journalBytesAtSave = 0;
+  /** The in-memory catalogue and what keeps it (snapshots, the write journal), without a database. */
+  private catalogue: MemoryCatalogue | undefined;
   /** The token HTTP writes must present; writes are off without one. */
   private writeToken: string | undefined;
-  /** The snapshot being written in the background, if any. */
-  private saving: Promise<void> = Promise.resolve();
   private reloading: Promise<void> | undefined;
   private reloadAgain = false;
   private interruptedLoading = false;
@@ -152,8 +137,8 @@ class ServeProcess {
         budgetMs: options.budget,
         ...(options.maxQueue === undefined ? {} : { maxQueue: options.maxQueue }),
       });
-      source = this.memory;
-      if (this.stateDir !== undefined) source = await this.openJournal(this.stateDir, this.memory);
+      this.catalogue = new MemoryCatalogue(this.memory, this.stateDir, options, context, (papers) => (this.state.papers = papers), this.abort.signal);
+      source = await this.catalogue.open();
     }
 
     let server: Server;
@@ -162,7 +147,7 @@ class ServeProcess {
     } catch (error) {
       await this.database?.close();
       await this.memory?.close();
-      await this.journal?.close();
+      await this.catalogue?.close();
       await this.stateDir?.close();
       throw error;
     }
@@ -180,7 +165,7 @@ class ServeProcess {
           this.state.papers = await this.database.count();
         } else {
           log.info(`listening on ${origin}; loading the catalogue`);
-          await this.loadAtStart(inputs);
+          await this.catalogue!.loadAtStart(inputs);
         }
       } catch (error) {
         if (!this.abort.signal.aborted) throw error;
@@ -196,7 +181,7 @@ class ServeProcess {
       await closeGracefully(server, 1000);
       await this.database?.close();
       await this.memory?.close();
-      await this.journal?.close();
+      await this.catalogue?.close();
       await this.stateDir?.close();
       throw error;
     } finally {
@@ -204,31 +189,6 @@ class ServeProcess {
     }
   }
 
-  /**
-   * Opens the state directory's write journal (kept whether writes are on or not: writes taken
-   * by an earlier run stay part of the catalogue) and puts it in front of the memory source.
-   */
-  private async openJournal(stateDir: StateDir, memory: IndexedMemorySource): Promise<JournaledSource> {
-    const { log } = this.context;
-    const { journal, contents } = await WriteJournal.open(stateDir.journalPath);
-    if (contents.tornBytes > 0) {
-      log.warn(`${journal.path}: dropped ${contents.tornBytes} bytes at its end, a write batch cut off by a crash before it was acknowledged`);
-    }
-    this.journal = journal;
-    this.journalAtOpen = contents.records;
-    this.journaled = new JournaledSource(memory, journal, () => this.afterWrite());
-    return this.journaled;
-  }
-
-  /** After each acknowledged write: the health check's count, and now and then a snapshot that folds the journal in. */
-  private afterWrite(): void {
-    this.state.papers = this.memory!.size;
-    const journal = this.journal!;
-    if (this.data !== undefined && journal.bytes - this.journalBytesAtSave >= FOLD_JOURNAL_BYTES) {
-      this.journalBytesAtSave = journal.bytes;
-      this.saveState(this.data);
-    }
-  }
 
   private async inputs(): Promise<CatalogInput[]> {
     const { data } = this.options;
@@ -254,7 +214,7 @@ class ServeProcess {
                 papers: () => this.state.papers,
                 version: () => source.version?.(),
                 queries: () => this.memory?.activity(),
-                journal: () => (this.journal === undefined ? undefined : { bytes: this.journal.bytes, sequence: this.journal.durableSequence }),
+                journal: () => this.catalogue?.journalState(),
               },
               options.mount,
             ),
@@ -270,106 +230,6 @@ class ServeProcess {
     });
   }
 
-  /**
-   * The first load: from the state directory's snapshot when it was built from the same data
-   * (seconds instead of a rebuild), else from the files, then saved there in the background.
-   */
-  private async loadAtStart(inputs: readonly CatalogInput[]): Promise<void> {
-    const { log } = this.context;
-    const stateDir = this.stateDir;
-    if (stateDir === undefined) {
-      await this.load(inputs, progressMode(log));
-      return;
-    }
-    // Taken before reading: a file changed while it is read then differs at the next start.
-    const data = await dataFingerprint(inputs, this.options);
-    const manifest = await stateDir.manifest();
-    this.data = data;
-    if (manifest !== undefined && sameData(manifest.data, data)) {
-      const started = performance.now();
-      try {
-        await this.memory!.restore(stateDir.snapshotPath(manifest));
-        log.info(`loaded ${formatCount(manifest.papers)} papers from the snapshot in ${stateDir.path} (${formatDuration(performance.now() - started)})`);
-        await this.replayJournal(manifest.journalApplied ?? 0);
-        this.state.papers = this.memory!.size;
-        return;
-      } catch (error) {
-        log.warn(`${oneLine(describeError(error).message)}; rebuilding from the catalogue files`);
-      }
-    } else if (manifest !== undefined) {
-      log.info(`not using the snapshot in ${stateDir.path}: ${dataChange(manifest.data, data)} since it was saved; rebuilding`);
-    }
-    await this.load(inputs, progressMode(log));
-    this.saveState(data);
-  }
-
-  /** Applies the journal's batches after `applied` to the catalogue just restored, as one batch. */
-  private async replayJournal(applied: number): Promise<void> {
-    const { journaled, journal } = this;
-    if (journaled === undefined || journal === undefined || journal.sequence <= applied) return;
-    const started = performance.now();
-    const pending = this.journalAtOpen.filter((record) => record.seq > applied);
-    // Through the memory source itself: these batches are in the journal already.
-    await this.memory!.write(pending.flatMap((record) => record.changes));
-    journaled.markApplied(journal.sequence);
-    this.journalAtOpen = [];
-    this.context.log.info(`applied ${formatCount(pending.length)} write batches from ${journal.path} (${formatDuration(performance.now() - started)})`);
-  }
-
-  /** Writes a snapshot of the catalogue now served to the state directory, after any save still running. */
-  private saveState(data: DataFingerprint): void {
-    const { stateDir, memory } = this;
-    if (stateDir === undefined || memory === undefined) return;
-    const { log } = this.context;
-    this.saving = this.saving.then(async () => {
-      const started = performance.now();
-      // Read as the save starts: the catalogue it writes holds at least these batches.
-      const applied = this.journaled?.applied ?? 0;
-      const papers = memory.size;
-      try {
-        const manifest = await stateDir.save(memory, data, papers, applied);
-        log.info(`saved a snapshot of ${formatCount(papers)} papers to ${stateDir.snapshotPath(manifest)} (${formatDuration(performance.now() - started)})`);
-      } catch (error) {
-        log.warn(`could not save a snapshot to ${stateDir.path} (the next start rebuilds): ${oneLine(describeError(error).message)}`);
-      }
-    });
-  }
-
-  /** Loads the files into the memory source: built aside, then swapped in at once. */
-  private async load(inputs: readonly CatalogInput[], progress: ReturnType<typeof progressMode>): Promise<number> {
-    const { log } = this.context;
-    const memory = this.memory!;
-    const journaled = this.journaled;
-    // Writes acknowledged later are applied by the memory source after this replacement.
-    const writtenUpTo = journaled?.journalSequence ?? 0;
-    const written: Map<string, Paper | null> | undefined = journaled?.netChanges();
-    let indexing = 0;
-    const { papers } = await loadCatalog(
-      inputs,
-      {
-        log,
-        progress,
-        format: this.options.format,
-        ...(this.options.skipInvalid === undefined ? {} : { skipInvalid: this.options.skipInvalid }),
-        signal: this.abort.signal,
-      },
-      // Papers are indexed as they are read, with every write of the journal applied on the way;
-      // the new catalogue replaces the current one at the end.
-      (stream, annotations) =>
-        memory.replaceFrom(
-          (async function* timed() {
-            yield* written === undefined ? stream : papersAfterStream(stream, written);
-            indexing = performance.now();
-          })(),
-          { annotations },
-        ),
-    );
-    if (journaled !== undefined) journaled.markApplied(writtenUpTo);
-    const elapsed = performance.now() - indexing;
-    if (elapsed >= 500) log.info(`indexed ${formatCount(papers)} papers (${formatDuration(elapsed)} to finish the index)`);
-    this.state.papers = memory.size;
-    return memory.size;
-  }
 
   private announce(url: string): void {
     const papers = this.state.papers ?? 0;
@@ -440,10 +300,9 @@ class ServeProcess {
     const { cut } = await closeGracefully(server, this.options.shutdownTimeout * 1000);
     if (cut > 0) log.warn(`cut ${cut} connection${cut === 1 ? '' : 's'} still open after ${this.options.shutdownTimeout}s`);
     await this.reloading?.catch(() => {});
-    await this.saving;
+    await this.catalogue?.close();
     await this.database?.close();
     await this.memory?.close();
-    await this.journal?.close();
     await this.stateDir?.close();
     log.info('stopped');
     return EXIT.OK;
@@ -456,7 +315,8 @@ class ServeProcess {
       log.info(`SIGHUP ignored: the server is ${this.state.phase}`);
       return;
     }
-    if (this.memory === undefined) {
+    const catalogue = this.catalogue;
+    if (catalogue === undefined) {
       log.info('SIGHUP: nothing to reload (the catalogue is in PostgreSQL)');
       return;
     }
@@ -472,13 +332,7 @@ class ServeProcess {
         log.info('SIGHUP: reloading the catalogue');
         const started = performance.now();
         try {
-          const inputs = await this.inputs();
-          const data = this.stateDir === undefined ? undefined : await dataFingerprint(inputs, this.options);
-          const count = await this.load(inputs, log.quiet ? 'none' : 'plain');
-          if (data !== undefined) {
-            this.data = data;
-            this.saveState(data);
-          }
+          const count = await catalogue.reload(await this.inputs());
           log.info(`reloaded: serving ${formatCount(count)} papers (was ${formatCount(before)}) after ${formatDuration(performance.now() - started)}`);
         } catch (error) {
           if (this.abort.signal.aborted) return;

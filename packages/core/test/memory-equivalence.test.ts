@@ -1,6 +1,6 @@
 import { queryFor } from '@paperlist/conformance';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createMemorySource, createScanSource, positionOf, textWords, toPaper, type Paper, type PaperSource } from '../src/index.js';
+import { createMemorySource, createScanSource, positionOf, textWords, toPaper, type FacetBucket, type FacetField, type Paper, type PaperSource } from '../src/index.js';
 import { venueKey } from '../src/filters/venue-key.js';
 import { loadSamplePapers } from '../src/sample.js';
 
@@ -205,6 +205,18 @@ describe('memory engine = scan reference on random queries', () => {
       checked++;
     }
     expect(checked).toBeGreaterThan(100);
+  }, 120_000);
+
+  it('agrees on the facets of 200 random requests', async () => {
+    const next = generator(31);
+    const sorted = (buckets: FacetBucket[] | undefined) => (buckets ?? []).filter((b) => b.value !== null || b.count > 0).map((b) => `${b.value}:${b.count}`).sort();
+    for (let i = 0; i < 200; i++) {
+      const raw = next();
+      const query = { ...queryFor(raw, 0, 3), facets: ['year', 'venue', 'proceeding'] as FacetField[] };
+      const [got, want] = await Promise.all([engine.list(query), reference.list(query)]);
+      expect(got.count, raw).toBe(want.count);
+      for (const field of ['year', 'venue', 'proceeding'] as const) expect(sorted(got.facets?.[field]), `${raw} ${field}`).toEqual(sorted(want.facets?.[field]));
+    }
   }, 120_000);
 
   it('agrees on the extension filters alone and combined, every ordering, deep pages', async () => {

@@ -28,19 +28,7 @@ function yearCounts(index: IndexData, set: DocSet): FacetBucket[] {
   // One counter per published rank; rank `days.length` is the papers without a date.
   const perRank = new Uint32Array(days.length + 1);
   spend(setSize(set));
-  if (set.kind === 'all') for (let d = 0; d < index.n; d++) perRank[ranks[d]!]!++;
-  else if (set.kind === 'list') for (const d of set.docs) perRank[ranks[d]!]!++;
-  else {
-    const bits = set.bits;
-    for (let i = 0; i < bits.length; i++) {
-      let v = bits[i]!;
-      while (v !== 0) {
-        const t = v & -v;
-        v ^= t;
-        perRank[ranks[(i << 5) + 31 - Math.clz32(t)]!]!++;
-      }
-    }
-  }
+  forEachDoc(set, index.n, (d) => perRank[ranks[d]!]!++);
   const buckets: FacetBucket[] = [];
   for (let r = 0; r < days.length; ) {
     const year = Math.floor(days[r]! / 10000);

@@ -2,6 +2,7 @@ import { toJsonBytes, toPaper } from '../encoded-paper.js';
 import type { ListRequest } from '../query/parse-list-query.js';
 import { projectFields } from '../query/project-fields.js';
 import { positionOf } from '../pagination/cursor.js';
+import { concatBytes } from './respond.js';
 import type { OrderKey, PaperQuery, PaperSource, SourceCallOptions } from '../source.js';
 
 /** Papers asked of the source at a time: one chunk of the stream (about 1.3 MB of JSON). */
@@ -26,19 +27,8 @@ export async function* exportLines(
     const { results } = await call((options) => source.list(query, options));
     if (results.length === 0) return;
     const parts: Uint8Array[] = [];
-    let size = 0;
-    for (const record of results) {
-      const bytes = list.fields === null ? toJsonBytes(record) : projectFields(record, list.fields);
-      parts.push(bytes, NEWLINE);
-      size += bytes.length + 1;
-    }
-    const chunk = new Uint8Array(size);
-    let at = 0;
-    for (const part of parts) {
-      chunk.set(part, at);
-      at += part.length;
-    }
-    yield chunk;
+    for (const record of results) parts.push(list.fields === null ? toJsonBytes(record) : projectFields(record, list.fields), NEWLINE);
+    yield concatBytes(parts);
     if (results.length < EXPORT_PAGE) return;
     query.after = positionOf(toPaper(results[results.length - 1]!), keys);
   }

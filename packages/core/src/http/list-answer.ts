@@ -47,17 +47,17 @@ export async function listPapers(
   const { pageSize } = list;
   // Facets are counted only for JSON (the HTML view does not show them).
   const facets = representation === 'json' && list.facets !== null ? list.facets : null;
-  const query = (offset: number, limit: number): PaperQuery => ({
+  const query = (offset: number, limit: number, withFacets = true): PaperQuery => ({
     terms: list.terms,
     filters: list.filters,
     ordering: list.ordering,
     offset,
     limit,
-    ...(facets === null ? {} : { facets: facets.fields }),
+    ...(facets === null || !withFacets ? {} : { facets: facets.fields }),
   });
   const close = (page: PaperPage) => (facets === null ? CLOSE : encodeUtf8(`],"facets":${JSON.stringify(shapeFacets(page.facets ?? {}, facets, venueAliasesOf(config)))}}`));
-  const ask = (offset: number, limit: number) =>
-    callSource((options) => config.source.list(query(offset, limit), options), request.signal, config.timeoutMs);
+  const ask = (offset: number, limit: number, withFacets = true) =>
+    callSource((options) => config.source.list(query(offset, limit, withFacets), options), request.signal, config.timeoutMs);
   if (representation === 'jsonl') return exportResponse(config, request, list, isHead);
   if (list.countOnly && representation !== 'html') {
     // The count alone: no page is read, no paper fetched, no links.
@@ -68,7 +68,8 @@ export async function listPapers(
   if (list.cursor !== null && representation !== 'html' && list.ordering.kind === 'fields') {
     return walkPage(config, request, pathname, list, list.ordering.keys, { isHead, cacheHeaders }, facets, close);
   }
-  let page = list.page === 'last' ? pageCount((await ask(0, 0)).count, pageSize) : list.page;
+  // `page=last` asks for the count first: the facets come with the page itself.
+  let page = list.page === 'last' ? pageCount((await ask(0, 0, false)).count, pageSize) : list.page;
   const offset = (page - 1) * pageSize;
   if (offset > MAX_OFFSET) return fail('invalid-page');
   let answer = await ask(offset, pageSize);

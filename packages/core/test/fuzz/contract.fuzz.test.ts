@@ -18,7 +18,7 @@ describe('property: the query parser', () => {
         const list = parseListQuery(parsed.pairs, { pageSize: 50, maxPageSize: 500 });
         if (!list.ok) {
           if (list.error === 'invalid-filter') return list.fieldErrors !== undefined && Object.keys(list.fieldErrors).length > 0;
-          return ['invalid-page', 'query-too-long', 'too-many-terms'].includes(list.error);
+          return ['invalid-page', 'invalid-cursor', 'query-too-long', 'too-many-terms'].includes(list.error);
         }
         const { pageSize, page, terms } = list.request;
         return pageSize >= 1 && pageSize <= 500 && (page === 'last' || page >= 1) && terms.length <= 32;

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 const PARAMETER_NAMES = [
   'q', 'ordering', 'page', 'items_per_page', 'arxiv_id', 'title', 'abstract', 'format', 'q[]', 'q[a]', 'page[]', '',
   'published_after', 'published_before', 'year', 'author', 'proceeding', 'venue',
+  'id', 'count_only', 'fields', 'omit', 'cursor', 'facets', 'facet_limit', 'facet_null', 'highlight', 'crop', 'task', 'method',
 ];
 
 const VALUE_SNIPPETS = [
@@ -11,6 +12,8 @@ const VALUE_SNIPPETS = [
   'json', 'html', 'xml', '"quoted phrase"', 'gpt-4', '1706.03762', 'hep-th/9307096', 'Schrödinger', '%', '%ZZ',
   '%E0%A4%A', '%FF', '%00', '%C0%80', '%ED%A0%80', '+', ',', '"', "'", '<script>', '\\', '\u0000',
   '2020', '2016-2020', '2010-', '-2015', '2019-02-30', '2020-02', '|', 'a|b', 'acl-2020-7', 'NIPS',
+  'jsonl', '*', 'e30', 'WzEsImlkIixbIngiXV0', 'year,venue', 'task,author', 'id,title', 'titel', 'title,abstract,authors',
+  'true', 'yes', 'image-classification',
 ];
 
 /** A percent-encoded (or deliberately broken) query-string component. */

@@ -1,3 +1,5 @@
+import { concatBytes } from '../respond.js';
+
 /**
  * A request's body as an adapter hands it to the core: bytes already read, or a stream the core
  * reads only when it needs the body (a write), and stops reading past the size limit. A Node
@@ -51,7 +53,7 @@ export async function readBody(body: PapersRequestBody | undefined, options: { m
     if (options.gzip) return { ok: false, problem: 'bad-gzip' };
     throw error;
   }
-  return { ok: true, bytes: concat(chunks, length) };
+  return { ok: true, bytes: chunks.length === 1 ? chunks[0]! : concatBytes(chunks) };
 }
 
 /** The body as a stream of at most `maxBytes` bytes (errored with `TooLarge` past it). */
@@ -105,16 +107,6 @@ function chunkReader(body: PapersRequestBody): ChunkReader {
   return { next, discard: () => void discard().catch(() => {}) };
 }
 
-function concat(chunks: readonly Uint8Array[], length: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0]!;
-  const out = new Uint8Array(length);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
-}
 
 /** The media type of a `Content-Type` value, lower-cased, without parameters (`''` when absent). */
 export function mediaType(contentType: string | undefined): string {

@@ -67,6 +67,33 @@ describe('paperlist serve --state-dir: the write journal', () => {
     await stop(third.cli);
   });
 
+  it('applies the difference of --data by id on SIGHUP, the journal\'s writes winning, and saves it', { timeout: 150_000 }, async () => {
+    const data = await writeJsonLines(dir.file('hangup.jsonl'), [...papers, paper('h', { title: 'Eta graphs' })]);
+    const state = dir.file('hangup-state');
+    await journal(state, [[{ op: 'upsert', paper: paper('b', { title: 'Beta graphs, corrected' }) }, { op: 'delete', id: 'c' }]]);
+    const server = await serveOnce(data, state, /saved a snapshot of 3 papers/);
+    expect(await server.titles('q=graphs&ordering=title')).toEqual(['Alpha graphs', 'Beta graphs, corrected', 'Eta graphs']);
+
+    // a changed, b changed too (but the journal wrote b), c back in the files (but the journal deleted it), h gone, g new.
+    await writeJsonLines(data, [
+      paper('a', { title: 'Alpha graphs, revised' }),
+      paper('b', { title: 'Beta graphs v2' }),
+      paper('c', { title: 'Gamma graphs' }),
+      paper('g', { title: 'Gamma two graphs' }),
+    ]);
+    server.cli.child.kill('SIGHUP');
+    await server.cli.waitFor(/applied the difference to the files: 1 new, 1 changed, 1 removed/);
+    await server.cli.waitFor(/saved a snapshot of 3 papers[^]*saved a snapshot of 3 papers/);
+    const after = ['Alpha graphs, revised', 'Beta graphs, corrected', 'Gamma two graphs'];
+    expect(await server.titles('q=graphs&ordering=title')).toEqual(after);
+    await stop(server.cli);
+
+    // The next start loads that snapshot: the files have not changed since.
+    const again = await serveOnce(data, state, /loaded 3 papers from the snapshot/);
+    expect(await again.titles('q=graphs&ordering=title')).toEqual(after);
+    await stop(again.cli);
+  });
+
   it('refuses writes that a restart would lose, unless told to accept that', { timeout: 60_000 }, async () => {
     const data = await writeJsonLines(dir.file('refuse.jsonl'), papers);
     const refused = startCli(['serve', '--port', '0', '--data', data], { env: { PAPERLIST_WRITE_TOKEN: 'secret' } });

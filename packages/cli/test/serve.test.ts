@@ -195,11 +195,15 @@ describe('paperlist serve', () => {
     const url = servedUrl(cli);
     expect((await getJson(url)).body.count).toBe(3);
 
-    await writeJsonLines(file, [paper('a'), paper('b'), paper('c'), paper('d'), paper('e')]);
+    // The difference by id is applied: two new papers, one changed, one gone.
+    await writeJsonLines(file, [paper('a'), paper('b', { title: 'Beta, corrected' }), paper('d'), paper('e'), paper('f')]);
     cli.child.kill('SIGHUP');
+    await cli.waitFor(/applied the difference to the files: 3 new, 1 changed, 1 removed/);
     await cli.waitFor(/reloaded: serving 5 papers \(was 3\)/);
     expect((await getJson(url)).body.count).toBe(5);
     expect((await getJson(`${url}e/`)).status).toBe(200);
+    expect((await getJson(`${url}c/`)).status).toBe(404);
+    expect((await getJson(`${url}b/`)).body.title).toBe('Beta, corrected');
 
     await writeFile(file, `${JSON.stringify(paper('f'))}\n{"id": "broken"\n`);
     cli.child.kill('SIGHUP');

@@ -8,6 +8,7 @@ import { formatCount, formatDuration } from '../log.js';
 import { progressMode } from '../progress.js';
 import { JournaledSource } from '../writes/journaled-source.js';
 import { WriteJournal, type JournalRecord } from '../writes/write-journal.js';
+import { catalogueFingerprints, diffCatalogue, withoutIds, type CatalogueDiff } from './catalogue-diff.js';
 import { dataChange, dataFingerprint, sameData, type DataFingerprint } from './data-fingerprint.js';
 import type { StateDir } from './state-dir.js';
 
@@ -104,10 +105,15 @@ export class MemoryCatalogue {
     this.saveState(data);
   }
 
-  /** SIGHUP: the files read again and built aside with the journal's writes, then saved. Answers the papers served. */
+  /**
+   * SIGHUP: the files read again and compared with the catalogue served, paper by paper; the
+   * difference by id is applied as one write batch (ids the journal has written keep the
+   * journal's value). Only when papers come with other tasks or methods is the catalogue rebuilt
+   * aside instead. Then saved. Answers the papers served.
+   */
   async reload(inputs: readonly CatalogInput[]): Promise<number> {
     const data = this.stateDir === undefined ? undefined : await dataFingerprint(inputs, this.reading);
-    const count = await this.load(inputs, this.context.log.quiet ? 'none' : 'plain');
+    const count = (await this.applyDifference(inputs)) ?? (await this.load(inputs, this.progress()));
     if (data !== undefined) {
       this.data = data;
       this.saveState(data);
@@ -163,6 +169,50 @@ export class MemoryCatalogue {
     });
   }
 
+  /**
+   * Applies the difference between the files and the catalogue served as one write batch, and
+   * answers the papers served then; `undefined` when only a rebuild can apply it (see
+   * `CatalogueDiff.annotationsChanged`).
+   */
+  private async applyDifference(inputs: readonly CatalogInput[]): Promise<number | undefined> {
+    const { log } = this.context;
+    const started = performance.now();
+    const current = await catalogueFingerprints(this.memory, this.signal);
+    let diff: CatalogueDiff | undefined;
+    await loadCatalog(inputs, this.loadOptions(this.progress()), async (stream, annotations) => {
+      diff = await diffCatalogue(stream, annotations, current);
+    });
+    if (diff === undefined) throw new Error('paperlist: the catalogue files were not read');
+    if (diff.annotationsChanged) {
+      log.info('papers come with other tasks or methods than they have: rebuilding the catalogue instead of applying the difference');
+      return undefined;
+    }
+    const written = this.journaled?.netChanges();
+    // Taken just before the batch is queued: a write acknowledged later is applied after it.
+    const changes = written === undefined ? diff.changes : withoutIds(diff.changes, written);
+    const result = changes.length === 0 ? { created: 0, updated: 0, deleted: 0 } : await this.memory.write(changes);
+    log.info(
+      `applied the difference to the files: ${formatCount(result.created)} new, ${formatCount(result.updated)} changed, ` +
+        `${formatCount(result.deleted)} removed (${formatDuration(performance.now() - started)})`,
+    );
+    this.onPapers(this.memory.size);
+    return this.memory.size;
+  }
+
+  private progress(): ReturnType<typeof progressMode> {
+    return this.context.log.quiet ? 'none' : 'plain';
+  }
+
+  private loadOptions(progress: ReturnType<typeof progressMode>): Parameters<typeof loadCatalog>[1] {
+    return {
+      log: this.context.log,
+      progress,
+      format: this.reading.format,
+      ...(this.reading.skipInvalid === undefined ? {} : { skipInvalid: this.reading.skipInvalid }),
+      signal: this.signal,
+    };
+  }
+
   /** Loads the files into the memory source: built aside, then swapped in at once. */
   private async load(inputs: readonly CatalogInput[], progress: ReturnType<typeof progressMode>): Promise<number> {
     const { log } = this.context;
@@ -174,13 +224,7 @@ export class MemoryCatalogue {
     let indexing = 0;
     const { papers } = await loadCatalog(
       inputs,
-      {
-        log,
-        progress,
-        format: this.reading.format,
-        ...(this.reading.skipInvalid === undefined ? {} : { skipInvalid: this.reading.skipInvalid }),
-        signal: this.signal,
-      },
+      this.loadOptions(progress),
       // Papers are indexed as they are read, with every write of the journal applied on the way;
       // the new catalogue replaces the current one at the end.
       (stream, annotations) =>

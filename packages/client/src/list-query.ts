@@ -8,13 +8,13 @@ function alternatives(value: string | readonly string[]): string {
 /**
  * The query string of a list request (without `?`), parameters in a fixed order, undefined
  * ones left out. `ordering` arrays are sent comma-separated; `arxiv_id`, `id`, `author`,
- * `proceeding`, `venue`, `task` and `method` arrays `|`-separated; `count_only` as `1` or `0`; `fields` and `omit` comma-separated.
+ * `author_name`, `proceeding`, `venue`, `task` and `method` arrays `|`-separated; `count_only` as `1` or `0`; `fields` and `omit` comma-separated.
  *
  * @example listQuery({ q: 'a b', ordering: ['-published', 'id'] }) // 'q=a+b&ordering=-published%2Cid'
  */
 export function listQuery(params: ListPapersParams): string {
   const search = new URLSearchParams();
-  const { q, ordering, page, items_per_page, arxiv_id, title, abstract, published_after, published_before, year, author, proceeding, venue, task, method, id, count_only, fields, omit, cursor, facets, facet_limit, facet_null, highlight, crop } = params;
+  const { q, ordering, page, items_per_page, arxiv_id, title, abstract, published_after, published_before, year, author, author_name, proceeding, venue, task, method, id, count_only, fields, omit, cursor, facets, facet_limit, facet_null, highlight, crop } = params;
   if (q !== undefined) search.set('q', q);
   if (ordering !== undefined) search.set('ordering', typeof ordering === 'string' ? ordering : ordering.join(','));
   if (page !== undefined) search.set('page', String(page));
@@ -26,6 +26,7 @@ export function listQuery(params: ListPapersParams): string {
   if (published_before !== undefined) search.set('published_before', published_before);
   if (year !== undefined) search.set('year', String(year));
   if (author !== undefined) search.set('author', alternatives(author));
+  if (author_name !== undefined) search.set('author_name', alternatives(author_name));
   if (proceeding !== undefined) search.set('proceeding', alternatives(proceeding));
   if (venue !== undefined) search.set('venue', alternatives(venue));
   if (task !== undefined) search.set('task', alternatives(task));

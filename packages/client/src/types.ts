@@ -32,7 +32,7 @@ export interface PaperList {
   previous: string | null;
   results: Paper[];
   /** With `facets`: the buckets of each facet asked for, over every match, largest first. */
-  facets?: Partial<Record<'year' | 'venue' | 'proceeding' | 'task' | 'method', { value: string | null; count: number }[]>>;
+  facets?: Partial<Record<'year' | 'venue' | 'proceeding' | 'author' | 'task' | 'method', { value: string | null; count: number }[]>>;
 }
 
 /** A page of any list of the API (`count`, `next`, `previous`, `results`). */
@@ -113,6 +113,11 @@ export interface ListPapersParams {
    * word may be a prefix). Several alternatives (any may match) are sent `|`-separated.
    */
   author?: string | readonly string[];
+  /**
+   * Only papers with an author name exactly equal to one of these, as written (sent
+   * `|`-separated): the values of the `author` facet.
+   */
+  author_name?: string | readonly string[];
   /** Only papers whose `proceeding` is exactly one of these (sent `|`-separated). */
   proceeding?: string | readonly string[];
   /**
@@ -145,7 +150,7 @@ export interface ListPapersParams {
    */
   cursor?: string;
   /** Facets to count over every match (sent comma-separated): the answer's `facets`. */
-  facets?: readonly ('year' | 'venue' | 'proceeding' | 'task' | 'method')[];
+  facets?: readonly ('year' | 'venue' | 'proceeding' | 'author' | 'task' | 'method')[];
   /** Buckets per facet (default 10, at most 1,000). */
   facet_limit?: number;
   /** Also the bucket of the papers without a value (`value: null`). */

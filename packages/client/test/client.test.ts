@@ -262,8 +262,8 @@ describe('options and portability', () => {
     expect(listQuery({ q: '"a b"&c', ordering: ['-published', 'id'], page: 'last', items_per_page: 5, arxiv_id: '1706.03762', title: 't', abstract: 'a' })).toBe(
       'q=%22a+b%22%26c&ordering=-published%2Cid&page=last&items_per_page=5&arxiv_id=1706.03762&title=t&abstract=a',
     );
-    expect(listQuery({ published_after: '2019-06', published_before: '2020', year: 2018, author: ['graham neubig', 'dyer'], proceeding: 'acl-2020-7', venue: ['acl', 'NeurIPS'] })).toBe(
-      'published_after=2019-06&published_before=2020&year=2018&author=graham+neubig%7Cdyer&proceeding=acl-2020-7&venue=acl%7CNeurIPS',
+    expect(listQuery({ published_after: '2019-06', published_before: '2020', year: 2018, author: ['graham neubig', 'dyer'], author_name: ['Graham Neubig', 'Chris Dyer'], proceeding: 'acl-2020-7', venue: ['acl', 'NeurIPS'] })).toBe(
+      'published_after=2019-06&published_before=2020&year=2018&author=graham+neubig%7Cdyer&author_name=Graham+Neubig%7CChris+Dyer&proceeding=acl-2020-7&venue=acl%7CNeurIPS',
     );
     expect(listQuery({ arxiv_id: ['1706.03762', '1810.04805'], id: ['a', 'b|c'], count_only: true })).toBe('arxiv_id=1706.03762%7C1810.04805&id=a%7Cb%7Cc&count_only=1');
     expect(listQuery({ id: 'one', count_only: false })).toBe('id=one&count_only=0');

@@ -1,4 +1,5 @@
 import {
+  compareCodePoints,
   createScanSource,
   isWritableSource,
   positionOf,
@@ -36,6 +37,14 @@ export interface SourceSuiteTarget {
 }
 
 /** A list query written as a query string, read by the core's own parser. */
+/** The best `limit` buckets as answers list them (count descending, then value by code points), and the `null` bucket's count. */
+function bestBuckets(buckets: FacetBucket[] | undefined, limit: number): string[] {
+  const values = (buckets ?? []).filter((b) => b.value !== null && b.count > 0);
+  values.sort((a, b) => b.count - a.count || compareCodePoints(a.value!, b.value!));
+  const none = (buckets ?? []).find((b) => b.value === null)?.count ?? 0;
+  return [...values.slice(0, limit).map((b) => `${b.value}:${b.count}`), `null:${none}`];
+}
+
 export function queryFor(raw: string, offset = 0, limit = 50): PaperQuery {
   const parsed = parseQueryString(raw);
   if (!parsed.ok) throw new Error(`bad test query ${raw}`);
@@ -121,6 +130,12 @@ export function definePaperSourceSuite(target: SourceSuiteTarget): void {
     });
 
     it.each<[string, string[]]>([
+      ['author_name=Noam%20Shazeer&ordering=id', ['attention-is-all-you-need']],
+      ['author_name=Noam%20Shazeer%7CNoam%20Chomsky%7CNobody&ordering=id', ['attention-1', 'attention-is-all-you-need']],
+      ['author_name=noam%20shazeer', []],
+      ['author_name=Noam', []],
+      ['author_name=Erwin%20Schr%C3%B6dinger&ordering=id', ['schrodinger-bridges']],
+      ['author_name=%C5%81ukasz%20Kaiser&q=bridge&ordering=id', ['schrodinger-bridge']],
       ['year=2017&ordering=id', ['attention-is-all-you-need', 'beta-vae']],
       ['year=2017-2017&ordering=id', ['attention-is-all-you-need', 'beta-vae']],
       ['year=-1993&ordering=id', ['books-received', 'books-received-2', 'old-style']],
@@ -453,7 +468,7 @@ export function definePaperSourceSuite(target: SourceSuiteTarget): void {
     });
 
     it.each(unstorable.map((value) => [JSON.stringify(value.slice(0, 12)), value]))('matches no paper by the filter value %s', async (_name, value) => {
-      const extensions: PaperFilters[] = [{ ids: [value] }, { arxivIds: [value] }, { proceedings: [value] }, { venues: [value] }, { authors: [[value]] }, { authors: [['noam', value]] }, { authors: [[value, 'noam']] }];
+      const extensions: PaperFilters[] = [{ ids: [value] }, { arxivIds: [value] }, { proceedings: [value] }, { venues: [value] }, { authors: [[value]] }, { authors: [['noam', value]] }, { authors: [[value, 'noam']] }, { authorNames: [value] }];
       for (const filters of [{ arxivId: value }, { titleContains: value }, { abstractContains: value }, { titleContains: 'a', abstractContains: value }, ...extensions]) {
         for (const raw of ['', 'q=attention', 'ordering=-published']) {
           const query = queryFor(raw);
@@ -594,6 +609,12 @@ export function definePaperSourceSuite(target: SourceSuiteTarget): void {
           (buckets ?? []).filter((b) => b.value !== null || b.count > 0).map((b) => `${b.value}:${b.count}`).sort();
         for (const field of ['year', 'venue', 'proceeding'] as const) expect(sorted(got.facets?.[field]), `${raw} ${field}`).toEqual(sorted(want.facets?.[field]));
         expect(got.count).toBe(want.count);
+        // Authors: a source may answer only the best `facetLimit` names; the best ones agree.
+        for (const facetLimit of [1, 3, 1000]) {
+          const authorQuery = { ...query, facets: ['author'] as FacetField[], facetLimit };
+          const [gotAuthors, wantAuthors] = await Promise.all([source.list(authorQuery), reference.list(authorQuery)]);
+          expect(bestBuckets(gotAuthors.facets?.author, facetLimit), `${raw} author ${facetLimit}`).toEqual(bestBuckets(wantAuthors.facets?.author, facetLimit));
+        }
       },
     );
 

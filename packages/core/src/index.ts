@@ -35,7 +35,8 @@ export { parseQueryString, formatQueryString, lastValue, type QueryPair } from '
 export { parseListQuery, type ListRequest, type PageSizeOptions } from './query/parse-list-query.js';
 export { pageUrl, cursorUrl, buildPageLinks, pageCount, type PageLinks, type PageLinkContext } from './pagination/page-links.js';
 export { encodeCursor, decodeCursor, positionOf, compareToPosition } from './pagination/cursor.js';
-export { FACET_FIELDS, type FacetField, type FacetBucket, type FacetCounts } from './facets/facet-types.js';
+export { FACET_FIELDS, CUT_FACETS, type FacetField, type FacetBucket, type FacetCounts } from './facets/facet-types.js';
+export { DEFAULT_FACET_LIMIT, MAX_FACET_LIMIT } from './facets/facet-params.js';
 export { facetValues, referenceFacets } from './facets/reference-facets.js';
 export { MULTI_VALUED_FACETS } from './facets/facet-types.js';
 export { highlightText, type HighlightOptions } from './highlight/highlight-text.js';

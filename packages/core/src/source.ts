@@ -61,6 +61,8 @@ export interface PaperFilters {
    * be words of one author name: each whole, except the last, which may be a word's prefix.
    */
   authors?: string[][];
+  /** One of the paper's author names equals one of these exactly (distinct, sorted): `author_name=a|b`. */
+  authorNames?: string[];
   /** `proceeding` equals one of these exactly. */
   proceedings?: string[];
   /** The venue key of `proceeding` (see `venueKey`) is one of these. */
@@ -90,6 +92,11 @@ export interface PaperQuery {
   after?: OrderPosition;
   /** Facets to count over the whole match set (`facets=`); see {@link PaperPage.facets}. */
   facets?: FacetField[];
+  /**
+   * Buckets per facet the answer lists (`facet_limit`): a source may answer only that many of
+   * the best buckets of the facets with very many values (`CUT_FACETS`: `author`), plus `null`.
+   */
+  facetLimit?: number;
 }
 
 /**

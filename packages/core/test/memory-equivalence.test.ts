@@ -1,6 +1,6 @@
 import { queryFor } from '@paperlist/conformance';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createMemorySource, createScanSource, positionOf, textWords, toPaper, type FacetBucket, type FacetField, type Paper, type PaperSource } from '../src/index.js';
+import { compareCodePoints, createMemorySource, createScanSource, positionOf, textWords, toPaper, type FacetBucket, type FacetField, type Paper, type PaperSource } from '../src/index.js';
 import { venueKey } from '../src/filters/venue-key.js';
 import { loadSamplePapers } from '../src/sample.js';
 
@@ -121,6 +121,10 @@ describe('memory engine = scan reference on random queries', () => {
       }
       if (chance(0.15)) parts.push(`author=${encodeURIComponent(authorQuery())}`);
       if (chance(0.06)) {
+        const values = Array.from({ length: 1 + int(3) }, () => (chance(0.1) ? pick(names).toLowerCase() : pick(names)));
+        parts.push(`author_name=${encodeURIComponent(values.join('|'))}`);
+      }
+      if (chance(0.06)) {
         const values = [pick(withProceeding).proceeding!, ...(chance(0.3) ? [pick(withProceeding).proceeding!] : [])];
         parts.push(`proceeding=${encodeURIComponent(values.join('|'))}`);
       }
@@ -209,6 +213,11 @@ describe('memory engine = scan reference on random queries', () => {
 
   it('agrees on the facets of 200 random requests', async () => {
     const next = generator(31);
+    const best = (buckets: FacetBucket[] | undefined, limit: number) => {
+      const values = (buckets ?? []).filter((b) => b.value !== null && b.count > 0);
+      values.sort((a, b) => b.count - a.count || compareCodePoints(a.value!, b.value!));
+      return [...values.slice(0, limit).map((b) => `${b.value}:${b.count}`), `null:${(buckets ?? []).find((b) => b.value === null)?.count ?? 0}`];
+    };
     const sorted = (buckets: FacetBucket[] | undefined) => (buckets ?? []).filter((b) => b.value !== null || b.count > 0).map((b) => `${b.value}:${b.count}`).sort();
     for (let i = 0; i < 200; i++) {
       const raw = next();
@@ -216,6 +225,11 @@ describe('memory engine = scan reference on random queries', () => {
       const [got, want] = await Promise.all([engine.list(query), reference.list(query)]);
       expect(got.count, raw).toBe(want.count);
       for (const field of ['year', 'venue', 'proceeding'] as const) expect(sorted(got.facets?.[field]), `${raw} ${field}`).toEqual(sorted(want.facets?.[field]));
+      // Authors: the engine answers only the best `facetLimit` names (and the null bucket).
+      const facetLimit = [1, 2, 10, 1000][i % 4]!;
+      const authorQuery = { ...query, facets: ['author'] as FacetField[], facetLimit };
+      const [gotAuthors, wantAuthors] = await Promise.all([engine.list(authorQuery), reference.list(authorQuery)]);
+      expect(best(gotAuthors.facets?.author, facetLimit), `${raw} author ${facetLimit}`).toEqual(best(wantAuthors.facets?.author, facetLimit));
     }
   }, 120_000);
 

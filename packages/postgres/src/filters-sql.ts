@@ -1,4 +1,4 @@
-import type { PaperFilters } from '@paperlist/core';
+import { textWords, type PaperFilters } from '@paperlist/core';
 import { arrayLiteral } from './copy-format.js';
 import type { SchemaNames } from './schema.js';
 import { dictionaryWord, fieldText, prefixRange } from './text-columns.js';
@@ -31,6 +31,7 @@ export function extensionFiltersKey(filters: PaperFilters): string {
   return JSON.stringify([
     filters.published ?? null,
     filters.authors ?? null,
+    filters.authorNames ?? null,
     filters.proceedings ?? null,
     filters.venues ?? null,
     filters.arxivIds ?? null,
@@ -60,9 +61,10 @@ export function extensionConditions(names: SchemaNames, filters: PaperFilters, a
   const proceedings = storable(filters.proceedings);
   const venues = storable(filters.venues);
   const authors = filters.authors?.filter((words) => !words.some(isUnstorable));
+  const authorNames = storable(filters.authorNames);
   const ids = storable(filters.ids);
   const arxivIds = storable(filters.arxivIds);
-  if ([proceedings, venues, authors, ids, arxivIds].some((values) => values !== undefined && values.length === 0)) return ['FALSE'];
+  if ([proceedings, venues, authors, authorNames, ids, arxivIds].some((values) => values !== undefined && values.length === 0)) return ['FALSE'];
   // Batch lookups (at most 100 values each) through the primary key and the arXiv id index.
   if (ids !== undefined) parts.push(`id = ANY(${add(arrayLiteral(ids))}::text[])`);
   if (arxivIds !== undefined) parts.push(`arxiv_id = ANY(${add(arrayLiteral(arxivIds))}::text[])`);
@@ -78,10 +80,26 @@ export function extensionConditions(names: SchemaNames, filters: PaperFilters, a
     const alternatives = authors.map((words) => authorCondition(names, words, add));
     parts.push(alternatives.length === 1 ? alternatives[0]! : `(${alternatives.join(' OR ')})`);
   }
+  if (authorNames !== undefined) {
+    const alternatives = authorNames.map((name) => authorNameCondition(names, name, add));
+    parts.push(alternatives.length === 1 ? alternatives[0]! : `(${alternatives.join(' OR ')})`);
+  }
   const annotations = annotationConditions(names, filters.tasks, filters.methods, (value) => add(arrayLiteral(value as string[])));
   if (annotations.includes('FALSE')) return ['FALSE'];
   parts.push(...annotations);
   return parts;
+}
+
+/**
+ * One `author_name` value: candidates from the word index (papers holding every word of the
+ * name), then the name itself among the paper's `authors`, exactly.
+ */
+function authorNameCondition(names: SchemaNames, name: string, add: AddParam): string {
+  const exact = `${add(name)} = ANY(authors)`;
+  const words = textWords(name);
+  if (words.length === 0) return exact;
+  const ids = `ARRAY(SELECT d.id FROM ${names.words} d WHERE d.word = ANY(${add(arrayLiteral([...new Set(words)].map(dictionaryWord)))}::text[]))`;
+  return `(word_ids @> ${ids} AND ${exact})`;
 }
 
 /** One `author` alternative: candidates from the word index, then one stored name holding every word. */

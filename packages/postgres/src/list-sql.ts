@@ -1,5 +1,5 @@
 import { ORDER_COLUMNS, seekCondition } from './cursor-sql.js';
-import { prefixWeightOf, RELEVANCE, type FieldLengths, type OrderKey, type PaperFilters, type PaperQuery, type SearchTerm } from '@paperlist/core';
+import { MAX_FACET_LIMIT, prefixWeightOf, RELEVANCE, type FieldLengths, type OrderKey, type PaperFilters, type PaperQuery, type SearchTerm } from '@paperlist/core';
 import { PAPER_COLUMNS, type SchemaNames } from './schema.js';
 import type { TermPattern } from './text-columns.js';
 import { extensionConditions, hasExtensionFilters, VENUE_KEY_FUNCTION } from './filters-sql.js';
@@ -197,6 +197,19 @@ function facetExpression(names: SchemaNames, field: FacetField): string {
 export function facetStatement(names: SchemaNames, query: PaperQuery, terms: readonly ResolvedTerm[], field: FacetField): Statement {
   const params = new Params();
   const condition = where(whereClause(names, terms, query.filters, params));
+  if (field === 'author') {
+    // A paper counts once under each of its distinct names; only the best `facetLimit` names
+    // (count descending, then name by code points) and the papers without a name are answered.
+    const limit = query.facetLimit ?? MAX_FACET_LIMIT;
+    return {
+      text: `(SELECT a.name AS value, count(*)::float8 AS count
+          FROM ${names.papers} p CROSS JOIN LATERAL (SELECT DISTINCT unnest(p.authors) AS name) a${condition}
+          GROUP BY 1 ORDER BY 2 DESC, a.name COLLATE "C" LIMIT ${params.add(limit)})
+        UNION ALL
+        SELECT NULL, count(*)::float8 FROM ${names.papers} p${condition === '' ? ' WHERE' : `${condition} AND`} cardinality(p.authors) = 0`,
+      params: params.values,
+    };
+  }
   if (field === 'task' || field === 'method') {
     // A paper counts once under each of its slugs (stored once per paper), and in NULL when it has none.
     const table = annotationTables(names)[field === 'task' ? 'tasks' : 'methods'];

@@ -5,7 +5,7 @@ import { bitsetWords, countBits } from './bits.js';
 import { bitsSet, EMPTY_SET, listSet, setToBits, sortUnique, type DocSet } from './doc-set.js';
 import { CHAR_SETS, charSet } from './substring/field-text.js';
 import { unionSets } from './set-union.js';
-import type { Vocabulary } from './vocabulary.js';
+import { Vocabulary } from './vocabulary.js';
 import { spend } from './work-budget.js';
 
 /**
@@ -30,11 +30,13 @@ export class AuthorNames {
      * `author=a` would otherwise union the papers of a third of all names.
      */
     readonly shortPrefixes: DocSetTable,
+    /** The names as written, sorted (name `i` is `names.word(i)`): `author_name=` and the `author` facet. */
+    readonly names: Vocabulary,
   ) {}
 
   /** The {@link shortPrefixes} table of these names (built once, with the index). */
   static shortPrefixTable(vocabulary: Vocabulary, wordNamesAt: Uint32Array, wordNames: Uint32Array, docs: DocSetTable): DocSetTable {
-    const names = new AuthorNames(wordNamesAt, wordNames, docs, DocSetTable.build(docs.n, 0, () => {}));
+    const names = new AuthorNames(wordNamesAt, wordNames, docs, DocSetTable.build(docs.n, 0, () => {}), Vocabulary.fromSorted([]));
     const sets: DocSet[] = [];
     for (let set = 0; set < CHAR_SETS; set++) {
       sets.push(names.matchOne(vocabulary, [String.fromCharCode(set < 26 ? 97 + set : 48 + set - 26)]));
@@ -200,8 +202,17 @@ export class AuthorNamesBuilder {
    * The finished table: `renumber` maps build-time word numbers to the sorted vocabulary's
    * (`words` of them), `order[d]` is the input paper of document `d`.
    */
-  finish(n: number, words: number, renumber: Uint32Array, order: Uint32Array): { wordNamesAt: Uint32Array; wordNames: Uint32Array; docs: DocSetTable } {
+  finish(
+    n: number,
+    words: number,
+    renumber: Uint32Array,
+    order: Uint32Array,
+  ): { wordNamesAt: Uint32Array; wordNames: Uint32Array; docs: DocSetTable; names: Vocabulary } {
     const names = this.numberOf.size;
+    // Names are numbered in sorted order (UTF-16 code units, the vocabulary's), so a name is found by binary search.
+    const sorted = [...this.numberOf.keys()].sort();
+    const rank = uint32Array(names);
+    sorted.forEach((name, r) => (rank[this.numberOf.get(name)!] = r));
     this.numberOf.clear();
     const counts = uint32Array(words + 1);
     const nameWords = this.nameWords.array;
@@ -214,8 +225,10 @@ export class AuthorNamesBuilder {
     const cursor = counts;
     const wordNames = uint32Array(this.nameWords.length);
     for (let name = 0; name < names; name++) {
-      for (let k = nameWordsAt[name]!; k < nameWordsAt[name + 1]!; k++) wordNames[cursor[renumber[nameWords[k]!]!]!++] = name;
+      for (let k = nameWordsAt[name]!; k < nameWordsAt[name + 1]!; k++) wordNames[cursor[renumber[nameWords[k]!]!]!++] = rank[name]!;
     }
+    // Each word's names ascending again, now by their sorted numbers.
+    for (let w = 0; w < words; w++) wordNames.subarray(wordNamesAt[w]!, wordNamesAt[w + 1]!).sort();
     // A paper listing one name twice is one document of it.
     const last = new Int32Array(names);
     const docs = DocSetTable.build(n, names, (add) => {
@@ -223,13 +236,13 @@ export class AuthorNamesBuilder {
       for (let d = 0; d < n; d++) {
         const paper = order[d]!;
         for (let k = paperNamesAt[paper]!; k < paperNamesAt[paper + 1]!; k++) {
-          const name = paperNames[k]!;
+          const name = rank[paperNames[k]!]!;
           if (last[name] === d + 1) continue;
           last[name] = d + 1;
           add(d, name);
         }
       }
     });
-    return { wordNamesAt, wordNames, docs };
+    return { wordNamesAt, wordNames, docs, names: Vocabulary.fromSorted(sorted) };
   }
 }

@@ -216,6 +216,7 @@ export class IndexBuilder {
       authorNames.wordNames,
       authorNames.docs,
       AuthorNames.shortPrefixTable(vocabulary, authorNames.wordNamesAt, authorNames.wordNames, authorNames.docs),
+      authorNames.names,
     );
     return {
       n,

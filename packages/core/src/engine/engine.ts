@@ -89,7 +89,7 @@ export class Engine {
     const { set, matches } = this.match(query.terms, relevance);
     const matched = this.filter(set, query.filters);
     const count = setSize(matched);
-    const facets = query.facets === undefined || query.facets.length === 0 ? undefined : facetCounts(index, matched, query.facets);
+    const facets = query.facets === undefined || query.facets.length === 0 ? undefined : facetCounts(index, matched, query.facets, query.facetLimit);
     const answer = (docs: Uint32Array): EngineWindow => (facets === undefined ? { count, docs } : { count, docs, facets });
     if (query.limit <= 0 || query.offset >= count) return answer(new Uint32Array(0));
     const end = query.offset + query.limit;

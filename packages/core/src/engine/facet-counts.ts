@@ -5,6 +5,8 @@ import { gallop, setSize, type DocSet } from './doc-set.js';
 import type { DocSetTable } from './doc-set-table.js';
 import type { ValueSets } from './value-sets.js';
 import { spend } from './work-budget.js';
+import { MAX_FACET_LIMIT } from '../facets/facet-params.js';
+import { compareCodePoints } from '../ordering/title-sort-key.js';
 
 /**
  * Exact facet counts over the matched documents, from the index alone: years from the documents'
@@ -12,10 +14,11 @@ import { spend } from './work-budget.js';
  * (each value's documents counted against the matches: one pass over the table, popcounts for the
  * values stored as bitsets). The work is bounded by the catalogue's size, whatever the query.
  */
-export function facetCounts(index: IndexData, set: DocSet, fields: readonly FacetField[]): FacetCounts {
+export function facetCounts(index: IndexData, set: DocSet, fields: readonly FacetField[], limit = MAX_FACET_LIMIT): FacetCounts {
   const out: FacetCounts = {};
   for (const field of fields) {
     if (field === 'year') out.year = yearCounts(index, set);
+    else if (field === 'author') out.author = authorCounts(index, set, limit);
     else if (field === 'task' || field === 'method') out[field] = multiValueCounts(field === 'task' ? index.tasks : index.methods, set, index.n);
     else out[field] = valueCounts(field === 'venue' ? index.venues : index.proceedings, set);
   }
@@ -77,6 +80,48 @@ function multiValueCounts(values: ValueSets, set: DocSet, n: number): FacetBucke
   });
   buckets.push({ value: null, count: none });
   return buckets;
+}
+
+/**
+ * The best `limit` author buckets (count descending, then name by code points) and the `null`
+ * bucket: every name's count into one array (a pass over the name table, as for tasks), the
+ * count of the `limit`-th best from a histogram, and strings made only for the names that can
+ * be listed. Sorting every name would cost a string and a comparison sort per name.
+ */
+function authorCounts(index: IndexData, set: DocSet, limit: number): FacetBucket[] {
+  const { docs: table, names } = index.authorNames;
+  const counts = new Uint32Array(table.size);
+  let most = 0;
+  for (let i = 0; i < table.size; i++) {
+    const count = intersectionSize(table, i, set);
+    counts[i] = count;
+    if (count > most) most = count;
+  }
+  // `threshold`: the count of the `limit`-th best name (names with more come first; ties at it are chosen by value).
+  const histogram = new Uint32Array(most + 1);
+  for (let i = 0; i < counts.length; i++) histogram[counts[i]!]!++;
+  let threshold = most;
+  for (let better = 0; threshold > 1 && better + histogram[threshold]! < limit; threshold--) better += histogram[threshold]!;
+  const buckets: FacetBucket[] = [];
+  for (let i = 0; i < counts.length; i++) if (counts[i]! >= threshold && counts[i]! > 0) buckets.push({ value: names.word(i), count: counts[i]! });
+  buckets.sort((a, b) => b.count - a.count || compareCodePoints(a.value!, b.value!));
+  buckets.length = Math.min(buckets.length, limit);
+  return [...buckets, { value: null, count: setSize(set) - matchedWithNames(table, set, index.n) }];
+}
+
+/** How many documents of `set` hold at least one value of `table`. */
+function matchedWithNames(table: DocSetTable, set: DocSet, n: number): number {
+  const holds = new Uint8Array(n);
+  for (let i = 0; i < table.size; i++) {
+    const members = table.set(i);
+    spend(members.kind === 'bits' ? members.bits.length : table.df[i]!);
+    forEachDoc(members, n, (d) => (holds[d] = 1));
+  }
+  let count = 0;
+  forEachDoc(set, n, (d) => {
+    if (holds[d] === 1) count++;
+  });
+  return count;
 }
 
 function forEachDoc(set: DocSet, n: number, visit: (d: number) => void): void {

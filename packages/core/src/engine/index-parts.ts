@@ -32,8 +32,8 @@ export interface IndexParts {
   readonly json: readonly Uint8Array[];
 }
 
-/** The layout version written by this code (4: the tasks and methods of papers, and their filters' parts). */
-export const INDEX_FORMAT = 4;
+/** The layout version written by this code (5: the author names as written, for `author_name=` and the author facet). */
+export const INDEX_FORMAT = 5;
 
 const TABLE_ARRAYS = ['df', 'docsAt', 'dense', 'listDocs', 'bitsets'] as const;
 const tableNames = <P extends string>(prefix: P) => TABLE_ARRAYS.map((a) => `${prefix}.${a}` as const);
@@ -94,6 +94,8 @@ export const INDEX_ARRAY_NAMES = [
   'authorWordNames',
   ...tableNames('authorNameDocs'),
   ...tableNames('authorShortPrefixes'),
+  'authorNames.chars',
+  'authorNames.starts',
   ...tableNames('proceedings'),
   'proceedingValues.chars',
   'proceedingValues.starts',
@@ -190,6 +192,8 @@ export function indexParts(index: IndexData): IndexParts {
       authorWordNames: index.authorNames.wordNames,
       ...(tableArrays('authorNameDocs', index.authorNames.docs) as Record<`authorNameDocs.${(typeof TABLE_ARRAYS)[number]}`, IndexArray>),
       ...(tableArrays('authorShortPrefixes', index.authorNames.shortPrefixes) as Record<`authorShortPrefixes.${(typeof TABLE_ARRAYS)[number]}`, IndexArray>),
+      'authorNames.chars': index.authorNames.names.chars,
+      'authorNames.starts': index.authorNames.names.starts,
       ...(tableArrays('proceedings', index.proceedings.sets) as Record<`proceedings.${(typeof TABLE_ARRAYS)[number]}`, IndexArray>),
       'proceedingValues.chars': index.proceedings.values.chars,
       'proceedingValues.starts': index.proceedings.values.starts,
@@ -290,7 +294,13 @@ export function indexFromParts(parts: IndexParts): IndexData {
       titleDesc: u32('titleDesc'),
     }),
     publishedDays: u32('publishedDays'),
-    authorNames: new AuthorNames(u32('authorWordNamesAt'), u32('authorWordNames'), table('authorNameDocs'), table('authorShortPrefixes')),
+    authorNames: new AuthorNames(
+      u32('authorWordNamesAt'),
+      u32('authorWordNames'),
+      table('authorNameDocs'),
+      table('authorShortPrefixes'),
+      new Vocabulary(u16('authorNames.chars'), u32('authorNames.starts')),
+    ),
     proceedings: new ValueSets(new Vocabulary(u16('proceedingValues.chars'), u32('proceedingValues.starts')), table('proceedings')),
     venues: new ValueSets(new Vocabulary(u16('venueValues.chars'), u32('venueValues.starts')), table('venues')),
     tasks: new ValueSets(new Vocabulary(u16('taskValues.chars'), u32('taskValues.starts')), table('tasks')),

@@ -5,7 +5,8 @@ import type { FacetBucket, FacetCounts, FacetField } from './facet-types.js';
 
 /**
  * A paper's values for a facet (none: the `null` bucket): the reference every source must
- * reproduce. One value at most, but a paper's tasks and methods (slugs, from its annotations).
+ * reproduce. One value at most, but a paper's author names (each once) and its tasks and methods
+ * (slugs, from its annotations).
  */
 export function facetValues(paper: Paper, field: FacetField, annotations?: PaperAnnotations): string[] {
   const one = (value: string | null) => (value === null ? [] : [value]);
@@ -16,6 +17,8 @@ export function facetValues(paper: Paper, field: FacetField, annotations?: Paper
       return one(venueKey(paper.proceeding));
     case 'proceeding':
       return one(paper.proceeding);
+    case 'author':
+      return [...new Set(paper.authors)];
     case 'task':
       return taskSlugs(annotations);
     case 'method':

@@ -14,7 +14,7 @@ import { readHighlightRequest, type HighlightRequest } from '../highlight/highli
  * written. Each is read only when the handler's `extensions` option is on; otherwise they are
  * unknown parameters, ignored as before.
  */
-export const EXTENSION_PARAMETERS = ['published_after', 'published_before', 'year', 'author', 'proceeding', 'venue', 'task', 'method', 'id', 'count_only', 'fields', 'omit', 'cursor', 'facets', 'facet_limit', 'facet_null', 'highlight', 'crop'] as const;
+export const EXTENSION_PARAMETERS = ['published_after', 'published_before', 'year', 'author', 'author_name', 'proceeding', 'venue', 'task', 'method', 'id', 'count_only', 'fields', 'omit', 'cursor', 'facets', 'facet_limit', 'facet_null', 'highlight', 'crop'] as const;
 
 /** A parameter of {@link EXTENSION_PARAMETERS}. */
 export type ExtensionParameter = (typeof EXTENSION_PARAMETERS)[number];
@@ -23,6 +23,8 @@ export type ExtensionParameter = (typeof EXTENSION_PARAMETERS)[number];
 export const MAX_AUTHOR_ALTERNATIVES = 32;
 /** Most words in one `author` alternative. */
 export const MAX_AUTHOR_WORDS = 32;
+/** Most `|` values of `author_name`. */
+export const MAX_AUTHOR_NAMES = 100;
 /** Most `|` values of `proceeding` or `venue`. */
 export const MAX_VENUE_VALUES = 100;
 /** Most `|` values of `task` or `method`. */
@@ -107,6 +109,14 @@ export function readExtensionFilters(
     const read = readAuthors(author);
     if (typeof read === 'string') errors.author = [read];
     else if (read.length > 0) filters.authors = read;
+  }
+  // An author name exactly as written (the values of the `author` facet): no folding, no trimming.
+  const authorName = value('author_name');
+  if (authorName !== undefined) {
+    const values = alternatives(authorName, false);
+    if (values.length > MAX_AUTHOR_NAMES) errors.author_name = [`Ensure this value has at most ${MAX_AUTHOR_NAMES} alternatives.`];
+    else if (values.some((v) => [...v].length > MAX_QUERY_LENGTH)) errors.author_name = [tooLong];
+    else if (values.length > 0) filters.authorNames = [...new Set(values)].sort();
   }
   const proceeding = value('proceeding');
   if (proceeding !== undefined) {

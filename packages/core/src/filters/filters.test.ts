@@ -134,6 +134,12 @@ describe('readExtensionFilters', () => {
     [{ author: 'Graham Neubig | Chris Dyer' }, { filters: { authors: [['graham', 'neubig'], ['chris', 'dyer']] } }],
     [{ author: 'Müller|' }, { filters: { authors: [['muller']] } }],
     [{ author: '|' }, { filters: {} }],
+    // Author names exactly as written: not folded, not trimmed; distinct, sorted.
+    [{ author_name: 'Graham Neubig|Chris Dyer|Graham Neubig' }, { filters: { authorNames: ['Chris Dyer', 'Graham Neubig'] } }],
+    [{ author_name: ' Łukasz Kaiser |' }, { filters: { authorNames: [' Łukasz Kaiser '] } }],
+    [{ author_name: '|' }, { filters: {} }],
+    [{ author_name: Array.from({ length: 101 }, (_, i) => `n${i}`).join('|') }, { errors: { author_name: ['Ensure this value has at most 100 alternatives.'] } }],
+    [{ author_name: 'a'.repeat(1001) }, { errors: { author_name: ['Ensure this value has at most 1000 characters.'] } }],
     [{ proceeding: 'acl-2020-7|naacl-2019-6|acl-2020-7' }, { filters: { proceedings: ['acl-2020-7', 'naacl-2019-6'] } }],
     [{ venue: 'NIPS|acl' }, { filters: { venues: ['acl', 'neurips', 'nips'] } }],
     [{ published_after: '2020-13' }, { errors: { published_after: ['Enter a valid date.'] } }],

@@ -10,6 +10,7 @@ export function hasExtensionFilters(filters: PaperFilters): boolean {
   return (
     filters.published !== undefined ||
     filters.authors !== undefined ||
+    filters.authorNames !== undefined ||
     filters.proceedings !== undefined ||
     filters.venues !== undefined ||
     filters.arxivIds !== undefined ||
@@ -30,7 +31,8 @@ export function matchesExtensionFilters(
   filters: PaperFilters,
   annotations?: PaperAnnotations,
 ): boolean {
-  const { published, authors, proceedings, venues, arxivIds, ids, tasks, methods } = filters;
+  const { published, authors, authorNames, proceedings, venues, arxivIds, ids, tasks, methods } = filters;
+  if (authorNames !== undefined && !paper.authors.some((name) => authorNames.includes(name))) return false;
   if (ids !== undefined && !ids.includes(paper.id)) return false;
   if (arxivIds !== undefined && (paper.arxiv_id === null || !arxivIds.includes(paper.arxiv_id))) return false;
   if (published !== undefined && !publishedInRange(paper.published, published.from, published.to)) return false;

@@ -155,7 +155,10 @@ async function walkPage(
 ): Promise<PapersResponse> {
   const { pageSize } = list;
   const query: PaperQuery = { terms: list.terms, filters: list.filters, ordering: list.ordering, offset: 0, limit: pageSize + 1 };
-  if (facets !== null) query.facets = facets.fields;
+  if (facets !== null) {
+    query.facets = facets.fields;
+    query.facetLimit = facets.limit;
+  }
   if (list.cursor !== 'start' && list.cursor !== null) query.after = list.cursor;
   const answer = await callSource((options) => config.source.list(query, options), request.signal, config.timeoutMs);
   const { count, results } = answer;

@@ -7,7 +7,7 @@ import { PAPER_FIELDS } from '../paper.js';
 import { FACET_FIELDS } from '../facets/facet-types.js';
 import { DEFAULT_FACET_LIMIT, MAX_FACET_LIMIT } from '../facets/facet-params.js';
 import { DEFAULT_CROP, MAX_CROP } from '../highlight/highlight-params.js';
-import { EXTENSION_PARAMETERS, MAX_AUTHOR_ALTERNATIVES, MAX_AUTHOR_WORDS, MAX_LOOKUP_VALUES, MAX_ANNOTATION_VALUES, MAX_VENUE_VALUES, type ExtensionParameter } from '../filters/extension-params.js';
+import { EXTENSION_PARAMETERS, MAX_AUTHOR_ALTERNATIVES, MAX_AUTHOR_NAMES, MAX_AUTHOR_WORDS, MAX_LOOKUP_VALUES, MAX_ANNOTATION_VALUES, MAX_VENUE_VALUES, type ExtensionParameter } from '../filters/extension-params.js';
 
 /** Page sizes the document states. */
 export interface PageSizes {
@@ -85,6 +85,13 @@ function describeExtensions(): Record<ExtensionParameter, { description: string;
         `(at most ${MAX_AUTHOR_ALTERNATIVES}, of at most ${MAX_AUTHOR_WORDS} words each).`,
       schema: { type: 'string', maxLength: MAX_QUERY_LENGTH, examples: ['graham neubig', 'neubig|chris dyer', 'vaswani a'] },
     },
+    author_name: {
+      description:
+        `Only papers with an author name exactly equal to one of these, separated by ${code('|')} (at most ${MAX_AUTHOR_NAMES}): ` +
+        `as written, case and spaces included. These are the values of the ${code('author')} facet, so filtering by a bucket ` +
+        `finds exactly its count (${code('author')} matches words instead).`,
+      schema: { type: 'string', maxLength: MAX_QUERY_LENGTH, examples: ['Graham Neubig', 'Ashish Vaswani|Noam Shazeer'] },
+    },
     proceeding: {
       description: `Only papers whose ${code('proceeding')} is exactly one of these values, separated by ${code('|')} (at most ${MAX_VENUE_VALUES}).`,
       schema: { type: 'string', examples: ['acl-2020-7', 'acl-2020-7|naacl-2019-6'] },
@@ -139,7 +146,8 @@ function describeExtensions(): Record<ExtensionParameter, { description: string;
         `Comma-separated facets to count over every matching paper (not only the page): ${FACET_FIELDS.map(code).join(', ')}. ` +
         `The answer then has ${code('"facets":{"year":[{"value":"2018","count":575},…]}')} after ${code('results')}: exact counts, ` +
         `by count descending then value; venues merged under the server's aliases. Filtering by a bucket (${code('year=2018')}, ` +
-        `${code('venue=acl')}, ${code('proceeding=…')}) finds exactly its count. Unknown facet: 400.`,
+        `${code('venue=acl')}, ${code('proceeding=…')}, ${code('author_name=…')}, ${code('task=…')}) finds exactly its count. ` +
+        `A paper counts once under each of its author names, tasks and methods. Unknown facet: 400.`,
       schema: { type: 'string', examples: ['year', 'year,venue'] },
     },
     facet_limit: {

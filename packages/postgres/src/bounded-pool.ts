@@ -1,4 +1,5 @@
 import { SourceOverloadedError } from '@paperlist/core';
+import type { RunningCall } from './statement-timeout.js';
 
 /** Limits of {@link ConnectionGate}. */
 export interface GateLimits {
@@ -8,11 +9,24 @@ export interface GateLimits {
   queued: number;
   /** Longest a statement waits for a connection before it is refused. */
   waitMs: number;
+  /**
+   * While statements wait, a call that has run this long (milliseconds since it started) and
+   * holds a connection is shed: refused with {@link SourceOverloadedError}, its statement
+   * cancelled, so its connection goes to the oldest waiter. One call per waiter, oldest first.
+   * `undefined`: never.
+   */
+  shedAfterMs?: number | undefined;
 }
 
 interface Waiter {
   admit(): void;
   refuse(error: unknown): void;
+}
+
+/** A held connection slot, and the call holding it (when the statement belongs to one). */
+interface Holder {
+  call: RunningCall | undefined;
+  shed: boolean;
 }
 
 /**
@@ -23,20 +37,24 @@ interface Waiter {
  * `waitMs`; past either bound the statement is refused with {@link SourceOverloadedError}
  * (`503`, code `source-busy`, with `Retry-After`) at once, so an overloaded server says so
  * quickly instead of queueing without bound.
+ *
+ * With `shedAfterMs`, slow calls cannot keep the pool either: while anyone waits, the oldest
+ * call holding a connection for longer than that is refused (`source-busy`) and its statement
+ * cancelled, so the connection passes to a waiter. A query that needs more than `shedAfterMs`
+ * then runs to the end of its budget only while nobody else needs its connection.
  */
 export class ConnectionGate {
-  private active = 0;
+  private readonly holders = new Set<Holder>();
   private readonly waiting: Waiter[] = [];
+  private shedding = 0;
+  private shedTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(readonly limits: GateLimits) {}
 
   /** Waits for a slot; resolves to the function that gives it back (call it exactly once). */
-  enter(signal: AbortSignal | undefined): Promise<() => void> {
+  enter(signal: AbortSignal | undefined, call?: RunningCall): Promise<() => void> {
     signal?.throwIfAborted();
-    if (this.active < this.limits.concurrent) {
-      this.active++;
-      return Promise.resolve(this.leaver());
-    }
+    if (this.holders.size < this.limits.concurrent) return Promise.resolve(this.hold(call));
     if (this.waiting.length >= this.limits.queued) return Promise.reject(new SourceOverloadedError(this.waiting.length));
     return new Promise<() => void>((resolve, reject) => {
       const settle = () => {
@@ -48,7 +66,7 @@ export class ConnectionGate {
       const waiter: Waiter = {
         admit: () => {
           settle();
-          resolve(this.leaver());
+          resolve(this.hold(call));
         },
         refuse: (error) => {
           settle();
@@ -59,23 +77,59 @@ export class ConnectionGate {
       const onAbort = () => waiter.refuse(signal!.reason);
       signal?.addEventListener('abort', onAbort, { once: true });
       this.waiting.push(waiter);
+      this.shedOldest();
     });
   }
 
   /** Statements holding a connection, and waiting for one. */
   get load(): { active: number; waiting: number } {
-    return { active: this.active, waiting: this.waiting.length };
+    return { active: this.holders.size, waiting: this.waiting.length };
   }
 
-  private leaver(): () => void {
+  private hold(call: RunningCall | undefined): () => void {
+    const holder: Holder = { call, shed: false };
+    this.holders.add(holder);
     let left = false;
     return () => {
       if (left) return;
       left = true;
-      // The slot passes straight to the first waiter (the count of active slots is unchanged).
-      const next = this.waiting[0];
-      if (next) next.admit();
-      else this.active--;
+      this.holders.delete(holder);
+      if (holder.shed) this.shedding--;
+      // The slot passes straight to the first waiter.
+      this.waiting[0]?.admit();
     };
+  }
+
+  /**
+   * Sheds the oldest calls old enough while more statements wait than calls are being shed;
+   * when none is old enough yet, looks again when the oldest will be.
+   */
+  private shedOldest(): void {
+    const after = this.limits.shedAfterMs;
+    if (after === undefined) return;
+    clearTimeout(this.shedTimer);
+    this.shedTimer = undefined;
+    while (this.waiting.length > this.shedding) {
+      let oldest: Holder | undefined;
+      for (const holder of this.holders) {
+        if (holder.shed || holder.call === undefined) continue;
+        if (oldest === undefined || holder.call.startedAt < oldest.call!.startedAt) oldest = holder;
+      }
+      if (oldest === undefined) return;
+      const age = performance.now() - oldest.call!.startedAt;
+      if (age < after) {
+        this.shedTimer = setTimeout(() => this.shedOldest(), Math.ceil(after - age));
+        this.shedTimer.unref?.();
+        return;
+      }
+      // Every statement of that call holding a slot is marked, so none of them is shed twice.
+      for (const holder of this.holders) {
+        if (holder.call === oldest.call && !holder.shed) {
+          holder.shed = true;
+          this.shedding++;
+        }
+      }
+      oldest.call!.shed(new SourceOverloadedError(this.waiting.length));
+    }
   }
 }

@@ -76,6 +76,14 @@ export interface PostgresSourceOptions {
   maxQueued?: number;
   /** Longest a statement waits for a pool connection before it is refused (`source-busy`); default 1000 ms. */
   queueWaitMs?: number;
+  /**
+   * While statements wait for a connection of a `pg.Pool` `readDb`, the oldest call that has
+   * run this long (milliseconds) and holds a connection is refused with
+   * `SourceOverloadedError` (`503`, `source-busy`) and its statement cancelled, so slow
+   * queries cannot keep every connection for their whole budget while fast ones wait.
+   * Default: half of `statementTimeoutMs` (never without it); `0` sheds any call a waiter finds.
+   */
+  shedAfterMs?: number;
   /** How counts are computed; default `{ mode: 'exact' }`. */
   count?: CountStrategy;
   /**
@@ -160,6 +168,7 @@ export async function createPostgresSource(options: PostgresSourceOptions): Prom
     gate: {
       ...(resolved.maxQueued === undefined ? {} : { queued: resolved.maxQueued }),
       ...(resolved.queueWaitMs === undefined ? {} : { waitMs: resolved.queueWaitMs }),
+      shedAfterMs: resolved.shedAfterMs,
     },
   });
   await assertMigrated(readDb, names.schema);
@@ -388,6 +397,7 @@ interface ResolvedOptions {
   versionTtlMs: number;
   maxQueued: number | undefined;
   queueWaitMs: number | undefined;
+  shedAfterMs: number | undefined;
 }
 
 function resolveOptions(options: PostgresSourceOptions): ResolvedOptions {
@@ -412,6 +422,10 @@ function resolveOptions(options: PostgresSourceOptions): ResolvedOptions {
   if (queueWaitMs !== undefined && !(Number.isFinite(queueWaitMs) && queueWaitMs >= 0)) {
     fail('invalid-queue-wait', `"queueWaitMs" must be a non-negative number of milliseconds, got ${String(queueWaitMs)}`);
   }
+  const shedAfterMs = options.shedAfterMs ?? (timeout === undefined ? undefined : Math.ceil(timeout / 2));
+  if (shedAfterMs !== undefined && !(Number.isFinite(shedAfterMs) && shedAfterMs >= 0)) {
+    fail('invalid-shed-after', `"shedAfterMs" must be a non-negative number of milliseconds, got ${String(shedAfterMs)}`);
+  }
   const count = options.count ?? { mode: 'exact' as const };
   if (count.mode === 'estimate-above') {
     if (!(Number.isSafeInteger(count.threshold) && count.threshold >= 0)) {
@@ -434,6 +448,7 @@ function resolveOptions(options: PostgresSourceOptions): ResolvedOptions {
     versionTtlMs: ttl,
     maxQueued,
     queueWaitMs,
+    shedAfterMs,
   };
 }
 

@@ -1,6 +1,6 @@
 import { ConnectionGate, type GateLimits } from './bounded-pool.js';
 import { isPool, type PoolClientLike, type PoolLike, type Queryable } from './db.js';
-import { asBudgetError, untilAborted } from './statement-timeout.js';
+import { asBudgetError, callOf, untilAborted } from './statement-timeout.js';
 
 /**
  * The error of a statement that ran longer than `statementTimeoutMs` on one session (SQLSTATE
@@ -25,7 +25,7 @@ export interface SessionSettings {
   statementTimeoutMs: number | undefined;
   /** `jit`: left to the server when true, turned off when false. */
   jit: boolean;
-  /** Bounds of the wait for a pool connection (see {@link ConnectionGate}); default: the pool's size, 4 × as many waiting, 1 s. */
+  /** Bounds of the wait for a pool connection (see {@link ConnectionGate}); default: the pool's size, 4 × as many waiting, 1 s, no shedding. */
   gate?: Partial<GateLimits>;
 }
 
@@ -70,6 +70,7 @@ export class QueryRunner {
         concurrent,
         queued: settings.gate?.queued ?? 4 * concurrent,
         waitMs: settings.gate?.waitMs ?? 1000,
+        shedAfterMs: settings.gate?.shedAfterMs,
       });
     }
   }
@@ -86,7 +87,7 @@ export class QueryRunner {
   }
 
   private async onPool<R>(pool: PoolLike, text: string, params: unknown[], signal: AbortSignal | undefined): Promise<R[]> {
-    const leave = await this.gate!.enter(signal);
+    const leave = await this.gate!.enter(signal, callOf(signal));
     let pooled: PoolClientLike;
     // Opening a connection (after a cancel discarded one) can take long on a busy server: the
     // call's signal bounds that wait too; a connection that arrives later goes back to the pool.

@@ -11,10 +11,30 @@ import { sqlState } from './db.js';
  * within the budget and a few milliseconds.
  */
 export interface CallDeadline {
-  /** Aborted when the caller's signal aborts or the budget is spent. */
+  /** Aborted when the caller's signal aborts, the budget is spent or the call is shed (see {@link RunningCall}). */
   signal: AbortSignal | undefined;
   /** Stops the timer (the call is over). */
   done(): void;
+}
+
+/**
+ * A call as the connection gate sees it: when it started, and how to stop it. Under
+ * contention the gate sheds the oldest call holding a connection (see `ConnectionGate`), so
+ * that slow queries cannot keep every connection for their whole budget.
+ */
+export interface RunningCall {
+  /** `performance.now()` when the call started. */
+  readonly startedAt: number;
+  /** Aborts the call with `reason` (its running statement is then cancelled). */
+  shed(reason: Error): void;
+}
+
+/** The calls of the deadlines' signals (a statement reaches the gate with its call's signal only). */
+const calls = new WeakMap<AbortSignal, RunningCall>();
+
+/** The call a statement's signal belongs to, when it was made by {@link callDeadline}. */
+export function callOf(signal: AbortSignal | undefined): RunningCall | undefined {
+  return signal === undefined ? undefined : calls.get(signal);
 }
 
 /** A deadline of `budgetMs` from now, joined with the caller's signal; none without a budget. */
@@ -25,6 +45,7 @@ export function callDeadline(caller: AbortSignal | undefined, budgetMs: number |
   if (caller?.aborted) onCaller();
   else caller?.addEventListener('abort', onCaller, { once: true });
   const timer = setTimeout(() => controller.abort(new QueryBudgetError(budgetMs)), budgetMs);
+  calls.set(controller.signal, { startedAt: performance.now(), shed: (reason) => controller.abort(reason) });
   return {
     signal: controller.signal,
     done() {

@@ -110,6 +110,8 @@ describe('postgres source on PGlite', () => {
     [{ count: { mode: 'guess' } }, 'invalid-count'],
     [{ jit: 'yes' }, 'invalid-jit'],
     [{ versionTtlMs: -1 }, 'invalid-version-ttl'],
+    [{ shedAfterMs: -1 }, 'invalid-shed-after'],
+    [{ shedAfterMs: Number.NaN }, 'invalid-shed-after'],
     [{ schema: '' }, 'invalid-schema'],
   ])('rejects the option %j with %s', async (options, code) => {
     await expect(createPostgresSource({ db, schema: 'small', ...(options as object) })).rejects.toMatchObject({ code });

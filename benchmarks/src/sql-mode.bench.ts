@@ -96,11 +96,17 @@ export async function runSqlModeBench(duration: number): Promise<void> {
     // Disjoint slices: the warm-up's requests never repeat in the measured run.
     await run(paths.slice(0, 2_000), 3);
     const result = await run(paths.slice(2_000), duration);
-    const codes = Object.entries(result.statusCodeStats ?? {}).map(([code, stat]) => `${code}: ${(stat as { count: number }).count}`).join(', ');
+    const stats = Object.entries(result.statusCodeStats ?? {}) as [string, { count: number }][];
+    const codes = stats.map(([code, stat]) => `${code}: ${stat.count}`).join(', ');
+    const answered = stats.filter(([code]) => code !== '503').reduce((sum, [, stat]) => sum + stat.count, 0);
+    const refused = stats.find(([code]) => code === '503')?.[1].count ?? 0;
     console.log(`${CLIENTS} clients, ${duration} s, distinct requests (${paths.length - 2_000} prepared), budget ${BUDGET_MS} ms, pool of 10\n`);
-    console.log(`| req/s | p50 | p90 | p99 | max | answers |`);
-    console.log(`|---:|---:|---:|---:|---:|---|`);
-    console.log(`| ${result.requests.average.toFixed(0)} | ${result.latency.p50} ms | ${result.latency.p90} ms | ${result.latency.p99} ms | ${result.latency.max} ms | ${codes} |`);
+    console.log(`| req/s | answered/s (not 503) | 503 | p50 | p90 | p99 | max | answers |`);
+    console.log(`|---:|---:|---:|---:|---:|---:|---:|---|`);
+    console.log(
+      `| ${result.requests.average.toFixed(0)} | ${(answered / duration).toFixed(0)} | ${refused} (${((100 * refused) / Math.max(1, answered + refused)).toFixed(0)} %) | ` +
+        `${result.latency.p50} ms | ${result.latency.p90} ms | ${result.latency.p99} ms | ${result.latency.max} ms | ${codes} |`,
+    );
     const bound = BUDGET_MS + 50;
     console.log(
       `\ntargets: >= 200 req/s (${result.requests.average >= 200 ? 'met' : 'NOT met'}), p99 <= 250 ms (${result.latency.p99 <= 250 ? 'met' : 'NOT met'}), ` +
@@ -108,7 +114,8 @@ export async function runSqlModeBench(duration: number): Promise<void> {
     );
   } finally {
     child?.removeAllListeners('exit');
-    child?.kill();
+    // The server prints its event loop's delays on SIGTERM: a late answer with a quiet source is the machine's, not the budget's.
+    if (child !== undefined) await new Promise((resolve) => (child!.once('exit', resolve), child!.kill('SIGTERM')));
     rmSync(dir, { recursive: true, force: true });
     if (!REUSE) await pool.query(`DROP SCHEMA IF EXISTS "${SCHEMA}" CASCADE`).catch(() => {});
     await pool.end();

@@ -7,6 +7,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { textWords } from '@paperlist/core';
@@ -46,4 +47,11 @@ const app = createApp({ source, state, mount: '/api/v1', allowedHosts: ['127.0.0
 const server = createServer(app);
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 writeFileSync(pathsFile, JSON.stringify(paths));
+const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+loopDelay.enable();
+process.once('SIGTERM', () => {
+  const ms = (ns: number) => (ns / 1e6).toFixed(0);
+  console.log(`server event loop delay: p99 ${ms(loopDelay.percentile(99))} ms, max ${ms(loopDelay.max)} ms`);
+  process.exit(0);
+});
 console.log(`READY ${JSON.stringify({ port: (server.address() as AddressInfo).port, paths: paths.length })}`);

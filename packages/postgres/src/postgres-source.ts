@@ -194,6 +194,8 @@ export async function createPostgresSource(options: PostgresSourceOptions): Prom
   await refreshVersion();
 
   const rows = <R>(statement: Statement, signal: AbortSignal | undefined) => runner.rows<R>(statement.text, statement.params, signal);
+  /** Document frequencies being counted outside any request (see countMatches). */
+  let sharedCounts = 0;
   let cache = new CatalogueCache('');
 
   /** The catalogue's version and totals (the total counted here only after writes other than imports). */
@@ -255,8 +257,22 @@ export async function createPostgresSource(options: PostgresSourceOptions): Prom
         if (signal?.aborted) throw error;
       }
     }
+    // A term's document frequency (the count of one term alone) is shared by every later
+    // search holding that term (its idf, or its count): it runs to its end even when the
+    // request that started it gives up, within a larger budget and a few at a time, so that
+    // common terms are counted once per catalogue version instead of never.
+    const shared = resolved.count.mode === 'exact' && query.terms.length === 1 && !hasConditions({ ...counted, terms: [] }) && sharedCounts < MAX_SHARED_COUNTS;
     const counting = (async () => {
       const strategy = resolved.count;
+      if (shared) {
+        sharedCounts++;
+        try {
+          const statement = countStatement(names, counted, terms);
+          return Number((await runner.sharedRows<{ count: number }>(statement.text, statement.params, SHARED_COUNT_TIMEOUT_MS))[0]!.count);
+        } finally {
+          sharedCounts--;
+        }
+      }
       if (strategy.mode === 'exact') return Number((await rows<{ count: number }>(countStatement(names, counted, terms), signal))[0]!.count);
       const cap = strategy.threshold + 1;
       const capped = Number((await rows<{ count: number }>(cappedCountStatement(names, counted, terms, cap), signal))[0]!.count);
@@ -271,7 +287,7 @@ export async function createPostgresSource(options: PostgresSourceOptions): Prom
     counting.catch(() => {
       if (owner.counts.get(key) === counting) owner.counts.delete(key);
     });
-    return counting;
+    return shared ? untilAborted(counting, signal) : counting;
   };
 
   const page = async (query: PaperQuery, terms: ResolvedTerm[], scoring: Scoring | null, plan: 'walk' | 'sort', signal: AbortSignal | undefined) =>
@@ -386,6 +402,10 @@ export async function createPostgresSource(options: PostgresSourceOptions): Prom
     close: () => Promise.resolve(),
   };
 }
+
+/** Document frequencies counted at once outside requests, each within this many milliseconds (see countMatches). */
+const MAX_SHARED_COUNTS = 2;
+const SHARED_COUNT_TIMEOUT_MS = 30_000;
 
 interface ResolvedOptions {
   db: Queryable;

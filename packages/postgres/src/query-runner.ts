@@ -86,6 +86,45 @@ export class QueryRunner {
     }
   }
 
+  /**
+   * Runs one statement outside any call: no caller's signal, never shed, with its own
+   * `statement_timeout` of `timeoutMs` on the server (the session's is set back afterwards).
+   * For work shared by many later calls (a term's document frequency), which must not die with
+   * the budget of the request that happened to start it.
+   */
+  async sharedRows<R>(text: string, params: unknown[], timeoutMs: number): Promise<R[]> {
+    const db = this.db;
+    try {
+      if (!isPool(db)) return await this.onSession<R>(db, text, params, undefined, timeoutMs);
+      const leave = await this.gate!.enter(undefined);
+      let pooled: PoolClientLike;
+      try {
+        pooled = await db.connect();
+      } catch (error) {
+        leave();
+        throw error;
+      }
+      let broken = false;
+      try {
+        await this.sessionInfo(pooled);
+        await pooled.query(`SELECT set_config('statement_timeout', $1, false)`, [`${timeoutMs}ms`]);
+        const { rows } = await pooled.query(text, params);
+        const budget = this.settings.statementTimeoutMs;
+        await pooled.query(budget === undefined ? 'RESET statement_timeout' : `SELECT set_config('statement_timeout', $1, false)`, budget === undefined ? [] : [`${budget}ms`]);
+        return rows as R[];
+      } catch (error) {
+        // The session may still hold the longer timeout: it is not handed to another call.
+        broken = true;
+        throw error;
+      } finally {
+        pooled.release(broken);
+        leave();
+      }
+    } catch (error) {
+      throw asBudgetError(error, timeoutMs);
+    }
+  }
+
   private async onPool<R>(pool: PoolLike, text: string, params: unknown[], signal: AbortSignal | undefined): Promise<R[]> {
     const leave = await this.gate!.enter(signal, callOf(signal));
     let pooled: PoolClientLike;
@@ -164,8 +203,13 @@ export class QueryRunner {
     return info;
   }
 
-  private async onSession<R>(db: Queryable, text: string, params: unknown[], signal: AbortSignal | undefined): Promise<R[]> {
-    const timeout = this.settings.statementTimeoutMs;
+  private async onSession<R>(
+    db: Queryable,
+    text: string,
+    params: unknown[],
+    signal: AbortSignal | undefined,
+    timeout: number | undefined = this.settings.statementTimeoutMs,
+  ): Promise<R[]> {
     const setup = this.sessionSetup;
     if (setup.params.length > 0) {
       this.singleSessionReady ??= db.query(setup.text, setup.params).then(

@@ -117,6 +117,29 @@ describe('postgres source on PGlite', () => {
     await expect(createPostgresSource({ db, schema: 'small', ...(options as object) })).rejects.toMatchObject({ code });
   });
 
+  it("counts a term's matches to the end even when the request that started it gives up, and reuses that count", async () => {
+    // Counting statements take 300 ms, over the budget of 100 ms.
+    const slowCounts: Queryable = {
+      query: (text: string, params?: unknown[]) =>
+        new Promise((resolve, reject) => setTimeout(() => db.query(text, params).then(resolve, reject), text.startsWith('SELECT count(*)::float8 AS count') ? 300 : 0)),
+    };
+    const timed = await createPostgresSource({ db: slowCounts, schema: 'sample', statementTimeoutMs: 100 });
+    const query = queryFor('q=learning&ordering=-published');
+    await expect(timed.list(query)).rejects.toBeInstanceOf(QueryBudgetError);
+    let page: Awaited<ReturnType<typeof timed.list>> | undefined;
+    for (let attempt = 0; attempt < 50 && page === undefined; attempt++) {
+      page = await timed.list(query).catch(async () => {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        return undefined;
+      });
+    }
+    const want = await (await createPostgresSource({ db, schema: 'sample' })).list(query);
+    expect(page?.count).toBe(want.count);
+    expect(ids(page!)).toEqual(ids(want));
+    // A query of two terms is no term's document frequency: its count still dies with its request.
+    await expect(timed.list(queryFor('q=learning+deep&ordering=-published'))).rejects.toBeInstanceOf(QueryBudgetError);
+  });
+
   it('rejects on timeout and on abort (PGlite cannot cancel: the statement finishes in the background)', async () => {
     const slow: Queryable = {
       query: (text: string, params?: unknown[]) =>

@@ -115,7 +115,7 @@ export async function runSqlModeBench(duration: number): Promise<void> {
   } finally {
     child?.removeAllListeners('exit');
     // The server prints its event loop's delays on SIGTERM: a late answer with a quiet source is the machine's, not the budget's.
-    if (child !== undefined) await new Promise((resolve) => (child!.once('exit', resolve), child!.kill('SIGTERM')));
+    if (child !== undefined && child.exitCode === null) await new Promise((resolve) => (child!.once('exit', resolve), child!.kill('SIGTERM')));
     rmSync(dir, { recursive: true, force: true });
     if (!REUSE) await pool.query(`DROP SCHEMA IF EXISTS "${SCHEMA}" CASCADE`).catch(() => {});
     await pool.end();

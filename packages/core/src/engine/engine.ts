@@ -2,18 +2,18 @@ import type { EncodedPaper } from '../encoded-paper.js';
 import type { PaperFilters, PaperQuery, SearchTerm } from '../source.js';
 import type { IndexData } from './builder.js';
 import { intersectSets, listSet, setSize, setToList, type DocSet } from './doc-set.js';
-import { relevanceWindow, type Scratch } from './relevance.js';
+import { ownWeights, relevanceWindow, type RankedWindow, type RelevanceWeights, type Scratch } from './relevance.js';
 import { filterByRange, matchTerm, rangeFrequency, type TermMatch } from './term-match.js';
 import { orderedWindow } from './window.js';
 import { seekWindow } from './seek-window.js';
 import { facetCounts } from './facet-counts.js';
 import type { FacetCounts } from '../facets/facet-types.js';
 import { PhraseJoin } from './phrase-join.js';
-import { termWeight } from '../search/relevance.js';
 import { substringMatches, type TextField } from './substring/substring-filter.js';
 import { uint32Array } from './alloc.js';
 import { bitsetWords } from './bits.js';
-import { spend, withLimits, type WorkLimits } from './work-budget.js';
+import { withLimits, type WorkLimits } from './work-budget.js';
+import type { OrderKey, OrderPosition } from '../source.js';
 import { applyExtensionFilters } from './extension-filters.js';
 
 /** The answer of the engine: exact count and the window's documents. */
@@ -75,39 +75,77 @@ export class Engine {
     try {
       return withLimits(limits, () => this.answer(query));
     } catch (error) {
-      // An interrupted step may have left marks in the scratch arrays, which must stay zeroed.
-      this.scratchBits?.fill(0);
-      this.scratchCounts?.fill(0);
-      this.join.reset();
+      this.reset();
       throw error;
     }
   }
 
+  /**
+   * Clears the scratch arrays after an interrupted step (which may have left marks in them;
+   * they must stay zeroed). Callers that run the steps below under their own limits call it
+   * when a step throws.
+   */
+  reset(): void {
+    this.scratchBits?.fill(0);
+    this.scratchCounts?.fill(0);
+    this.join.reset();
+  }
+
   private answer(query: PaperQuery): EngineWindow {
     const { index } = this;
-    const relevance = query.ordering.kind === 'relevance';
-    const { set, matches } = this.match(query.terms, relevance);
-    const matched = this.filter(set, query.filters);
+    const { set: matched, matches } = this.matched(query, null);
     const count = setSize(matched);
     const facets = query.facets === undefined || query.facets.length === 0 ? undefined : facetCounts(index, matched, query.facets, query.facetLimit);
     const answer = (docs: Uint32Array): EngineWindow => (facets === undefined ? { count, docs } : { count, docs, facets });
     if (query.limit <= 0 || query.offset >= count) return answer(new Uint32Array(0));
     const end = query.offset + query.limit;
     let window: Uint32Array;
-    // When no term scores (all match most of the catalogue), every score is 0: the order is the ties' order.
-    const silent = query.ordering.kind === 'relevance' && matches.every((m) => termWeight(index.n, setSize(m.set)) === 0);
-    if (query.ordering.kind === 'relevance' && !silent) {
-      const docs = setToList(matched);
-      window = relevanceWindow(index, matched, docs, query.terms, matches, index.orders.order(query.ordering.then), query.offset, end, this.scratchArrays);
+    const weights = query.ordering.kind === 'relevance' ? ownWeights(index, matches) : null;
+    if (query.ordering.kind === 'relevance' && !isSilent(weights!)) {
+      window = this.ranked(matched, query.terms, matches, query.ordering.then, query.offset, end, weights!).docs;
     } else if (query.ordering.kind === 'relevance') {
-      window = orderedWindow(index.orders.order(query.ordering.then), matched, query.offset, end, index.n, this.scratch);
+      window = this.ordered(query.ordering.then, matched, query.offset, end);
     } else if (query.after !== undefined) {
-      const { keys } = query.ordering;
-      window = seekWindow(index, index.orders.order(keys), keys, query.after, matched, query.limit, this.scratch);
+      window = this.seek(query.ordering.keys, query.after, matched, query.limit);
     } else {
-      window = orderedWindow(index.orders.order(query.ordering.keys), matched, query.offset, end, index.n, this.scratch);
+      window = this.ordered(query.ordering.keys, matched, query.offset, end);
     }
     return answer(window);
+  }
+
+  /*
+   * The steps of a query, for a catalogue of several segments (see `segments/`), which runs
+   * them on each segment's engine under its own limits and merges the answers.
+   */
+
+  /**
+   * The documents matching the query's terms and filters, among `live` ones only when given
+   * (a segment's documents not deleted since), and for relevance each term's own match over
+   * the whole index (its document frequency is needed: see `match`).
+   */
+  matched(query: PaperQuery, live: DocSet | null): { set: DocSet; matches: TermMatch[] } {
+    const relevance = query.ordering.kind === 'relevance';
+    const { set, matches } = this.match(query.terms, relevance);
+    const filtered = this.filter(set, query.filters);
+    return { set: live === null ? filtered : intersectSets(filtered, live, this.index.n), matches };
+  }
+
+  /** The documents at positions `[offset, end)` of `set` in the order of `keys`. */
+  ordered(keys: readonly OrderKey[], set: DocSet, offset: number, end: number): Uint32Array {
+    const { index } = this;
+    return orderedWindow(index.orders.order(keys), set, offset, end, index.n, this.scratch);
+  }
+
+  /** The first `limit` documents of `set` strictly after `position` in the order of `keys`. */
+  seek(keys: readonly OrderKey[], position: OrderPosition, set: DocSet, limit: number): Uint32Array {
+    const { index } = this;
+    return seekWindow(index, index.orders.order(keys), keys, position, set, limit, this.scratch);
+  }
+
+  /** The window `[offset, end)` of `set` by relevance under `weights`, ties in the order of `then`, with the scores. */
+  ranked(set: DocSet, terms: readonly SearchTerm[], matches: readonly TermMatch[], then: readonly OrderKey[], offset: number, end: number, weights: RelevanceWeights): RankedWindow {
+    const { index } = this;
+    return relevanceWindow(index, set, setToList(set), terms, matches, index.orders.order(then), offset, end, this.scratchArrays, weights);
   }
 
   get(id: string): EncodedPaper | null {
@@ -174,4 +212,9 @@ export class Engine {
     }
     return set;
   }
+}
+
+/** Whether no term of a relevance query scores (each matches most of the catalogue): the order is then the ties' order. */
+export function isSilent(weights: RelevanceWeights): boolean {
+  return weights.idfs.every((idf) => idf === 0);
 }

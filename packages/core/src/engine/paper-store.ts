@@ -218,7 +218,7 @@ ESCAPED[0x72] = 0x0d; // \r
 ESCAPED[0x74] = 0x09; // \t
 
 /** End (exclusive, after the closing quote) of the JSON string starting at `from`. */
-function stringEnd(json: Uint8Array, from: number): number {
+export function stringEnd(json: Uint8Array, from: number): number {
   let i = from + 1;
   for (;;) {
     const b = json[i]!;
@@ -228,7 +228,7 @@ function stringEnd(json: Uint8Array, from: number): number {
 }
 
 /** Where the value of `arxiv_id` starts: after `{"id":<string>,"arxiv_id":`. */
-function arxivValueAt(json: Uint8Array): number {
+export function arxivValueAt(json: Uint8Array): number {
   return stringEnd(json, 6) + 12;
 }
 

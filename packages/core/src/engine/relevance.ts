@@ -21,6 +21,23 @@ export interface Scratch {
   bits(): Uint32Array;
 }
 
+/**
+ * The collection statistics a relevance window scores with: each term's weight (from its
+ * document frequency over the whole catalogue served) and the mean field lengths. A lone index
+ * takes its own; a catalogue of several segments sums them over the live documents of all.
+ */
+export interface RelevanceWeights {
+  /** Per query term, `termWeight(N, df)`. */
+  readonly idfs: readonly number[];
+  readonly averages: FieldLengths;
+}
+
+/** A relevance window: its documents, best first, and their scores. */
+export interface RankedWindow {
+  docs: Uint32Array;
+  scores: Float64Array;
+}
+
 /** A term's occurrences in each matched document (slot = index in the matched list). */
 interface TermCounts {
   /** The term's weight (see `termWeight`): 0 for a term matching most of the catalogue, which then adds nothing. */
@@ -60,9 +77,10 @@ export function relevanceWindow(
   offset: number,
   end: number,
   scratch: Scratch,
-): Uint32Array {
+  weights: RelevanceWeights,
+): RankedWindow {
   const m = docs.length;
-  const counts = terms.map((term, t) => termCounts(index, set, docs, term, matches[t]!, scratch));
+  const counts = terms.map((term, t) => termCounts(index, set, docs, term, matches[t]!, weights.idfs[t]!, scratch));
   const { layout } = index;
   const found: TermOccurrences = {
     title: { whole: 0, prefix: 0 },
@@ -71,7 +89,8 @@ export function relevanceWindow(
     arxivId: false,
   };
   const lengths: FieldLengths = { title: 0, abstract: 0, authors: 0 };
-  const { averages, titleLength, abstractLength, authorsLength } = layout;
+  const { averages } = weights;
+  const { titleLength, abstractLength, authorsLength } = layout;
   const oversize = layout.oversize.length > 0;
 
   const score = (s: number): number => {
@@ -150,24 +169,34 @@ export function relevanceWindow(
     const threshold = scores[top[end - 1]!]!;
     let bound = 0;
     for (const c of counts) bound += c.idf * (RELEVANCE.k1 + 1) * RELEVANCE.abstractWeight;
-    if (threshold > bound * (1 + 1e-9)) return windowOf(top, headDocs, offset, end);
+    if (threshold > bound * (1 + 1e-9)) return windowOf(top, headDocs, scores, offset, end);
   }
   spend(m * counts.length * 4);
   const scores = float64Array(m);
   for (let s = 0; s < m; s++) scores[s] = score(s);
-  return windowOf(topSlots(scores, then.keys(docs), end), docs, offset, end);
+  return windowOf(topSlots(scores, then.keys(docs), end), docs, scores, offset, end);
 }
 
-function windowOf(top: Int32Array, docs: Uint32Array, offset: number, end: number): Uint32Array {
-  const out = uint32Array(Math.max(0, Math.min(end, top.length) - offset));
-  for (let i = 0; i < out.length; i++) out[i] = docs[top[offset + i]!]!;
-  return out;
+function windowOf(top: Int32Array, docs: Uint32Array, scores: Float64Array, offset: number, end: number): RankedWindow {
+  const length = Math.max(0, Math.min(end, top.length) - offset);
+  const out = uint32Array(length);
+  const outScores = new Float64Array(length);
+  for (let i = 0; i < length; i++) {
+    out[i] = docs[top[offset + i]!]!;
+    outScores[i] = scores[top[offset + i]!]!;
+  }
+  return { docs: out, scores: outScores };
 }
 
-function termCounts(index: IndexData, set: DocSet, docs: Uint32Array, term: SearchTerm, match: TermMatch, scratch: Scratch): TermCounts {
+/** The weights of `matches` in a lone index: its own size and each term's document frequency. */
+export function ownWeights(index: IndexData, matches: readonly TermMatch[]): RelevanceWeights {
+  return { idfs: matches.map((m) => termWeight(index.n, setSize(m.set))), averages: index.layout.averages };
+}
+
+function termCounts(index: IndexData, set: DocSet, docs: Uint32Array, term: SearchTerm, match: TermMatch, idf: number, scratch: Scratch): TermCounts {
   const m = docs.length;
   const counts: TermCounts = {
-    idf: termWeight(index.n, setSize(match.set)),
+    idf,
     silent: false,
     prefixWeight: prefixWeightOf(term),
     packed: null,

@@ -65,6 +65,7 @@ export { negotiateRepresentation, type Representation } from './http/negotiate.j
 export { CONTRACT_HEADERS } from './http/respond.js';
 
 export { createMemorySource, DEFAULT_BUDGET_MS, type MemorySource, type MemorySourceOptions } from './memory/memory-source.js';
+export { DEFAULT_MERGE_POLICY, type MergePolicy } from './segments/merge-policy.js';
 export { createScanSource, type ScanSourceOptions } from './scan/scan-source.js';
 export { QueryBudgetError, SourceOverloadedError } from './source-errors.js';
 export { isWritableSource, InvalidChangeError, type PaperChange, type WriteResult, type WritableSource } from './writes/paper-changes.js';

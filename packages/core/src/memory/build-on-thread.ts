@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { IndexData } from '../engine/builder.js';
-import { indexFromParts } from '../engine/index-parts.js';
+import { indexFromParts, indexParts } from '../engine/index-parts.js';
+import type { Segment } from '../segments/segment.js';
 import type { Paper } from '../paper.js';
 import type { AnnotationMap } from '../annotations/annotations.js';
 import type { FromBuilder, ToBuilder } from '../threads/build-messages.js';
@@ -48,6 +49,25 @@ export async function buildOnThread(papers: Iterable<Paper> | AsyncIterable<Pape
     }
     if (batch.length > 0) await send(papersMessage(batch));
     await send({ type: 'finish' });
+    const built = await inbox.expect('built');
+    return indexFromParts(built.parts);
+  } finally {
+    await worker.terminate();
+  }
+}
+
+/**
+ * One index of the live papers of `segments` (a merge), built on a worker thread that reads
+ * them from the segments' shared memory itself: the calling thread sends references and waits,
+ * so a merge of a million papers takes nothing from the thread that serves requests.
+ */
+export async function mergeOnThread(segments: readonly Segment[]): Promise<IndexData> {
+  const worker = new Worker(buildWorkerScript(), { name: 'paperlist-merge' });
+  const inbox = new Inbox(worker);
+  try {
+    worker.postMessage({ type: 'segments', segments: segments.map(({ index, live }) => ({ parts: indexParts(index), live })) } satisfies ToBuilder);
+    await inbox.expect('added');
+    worker.postMessage({ type: 'finish' } satisfies ToBuilder);
     const built = await inbox.expect('built');
     return indexFromParts(built.parts);
   } finally {

@@ -1,18 +1,25 @@
+import type { AnnotationMap } from '../annotations/annotations.js';
 import type { IndexData } from '../engine/builder.js';
-import { serializePaper, type Paper } from '../paper.js';
-import { netChanges, papersAfter } from '../writes/apply-changes.js';
+import type { Paper } from '../paper.js';
+import { findLive, type Segment } from '../segments/segment.js';
+import { deltaPapers, dropUnchanged, segmentsAfter } from '../segments/segment-writes.js';
+import { netChanges } from '../writes/apply-changes.js';
 import type { PaperChange, WriteResult } from '../writes/paper-changes.js';
 
 /** What the writer needs of the source it writes to. */
 export interface WriteTarget {
-  /** The index being served now. */
-  current(): IndexData;
-  /** A new index of `papers` (on a worker thread where there is one). */
-  build(papers: Iterable<Paper>, base: IndexData): Promise<IndexData>;
-  /** Serves `index` from now on, unless the catalogue was replaced since `base` was current: then answers false. */
-  install(index: IndexData, base: IndexData): boolean;
+  /** The segments being served now. */
+  current(): readonly Segment[];
+  /** Counts replacements of the whole catalogue: a write whose batch was read before one is applied again after it. */
+  epoch(): number;
+  /** The index of a batch's stored papers. */
+  buildDelta(papers: readonly Paper[], annotations: AnnotationMap): Promise<IndexData>;
+  /** Serves `segments` from now on (after the batch with these net changes). */
+  install(segments: readonly Segment[], changes: ReadonlyMap<string, Paper | null>): void;
   /** Resolves when no replacement of the catalogue is under way. */
   settled(): Promise<void>;
+  /** Whether a replacement is under way. */
+  replacing(): boolean;
 }
 
 interface Pending {
@@ -22,12 +29,13 @@ interface Pending {
 }
 
 /**
- * Applies write batches to the memory source by building the next index aside from the current
- * one's papers with the changes, then swapping it in, so every request sees the catalogue wholly
- * before or wholly after a batch. Batches that arrive during a build are applied together by the
- * next one (each still atomic, in arrival order), so a stream of small writes costs one build at a
- * time, not one each. A catalogue replaced during a build is not overwritten: the changes are
- * applied again on top of the replacement.
+ * Applies write batches to the memory source as segments: a batch's stored papers become one
+ * small delta index, and the current copy of every id it touches is masked out of its segment
+ * (see `segmentsAfter`); the new segments are then served at once, so a request sees the
+ * catalogue wholly before or wholly after a batch. The cost is the batch's own papers, not the
+ * catalogue's. Batches that arrive while one is applied are applied together by the next
+ * (each still atomic, counted in arrival order). A catalogue replaced during a write is not
+ * overwritten: the changes are applied again on top of the replacement.
  */
 export class CatalogueWriter {
   private queue: Pending[] = [];
@@ -61,46 +69,29 @@ export class CatalogueWriter {
     }
   }
 
-  /** Builds and installs the catalogue after `batches`, again if it was replaced meanwhile. */
+  /** Builds the batches' delta and installs it, again if the catalogue was replaced meanwhile. */
   private async apply(batches: readonly Pending[]): Promise<WriteResult[]> {
     for (;;) {
-      const base = this.target.current();
-      const { store } = base;
+      if (this.target.replacing()) await this.target.settled();
+      const epoch = this.target.epoch();
+      const segments = this.target.current();
       const combined = new Map<string, Paper | null>();
       const results = batches.map((batch) => {
-        const has = (id: string) => (combined.has(id) ? combined.get(id) !== null : store.findId(id) >= 0);
+        const has = (id: string) => (combined.has(id) ? combined.get(id) !== null : findLive(segments, id) !== null);
         const { final, result } = netChanges(batch.changes, has);
         for (const [id, paper] of final) combined.set(id, paper);
         return result;
       });
-      dropUnchanged(combined, base);
-      // Nothing to change (deletes of absent ids, papers stored as they are): no new index.
+      dropUnchanged(combined, segments);
+      // Nothing to change (deletes of absent ids, papers stored as they are): no new segments.
       if (combined.size === 0) return results;
-      const index = await this.target.build(papersAfter(papersOf(base), combined), base);
-      if (this.target.install(index, base)) return results;
-      await this.target.settled();
+      const { papers, annotations } = deltaPapers(combined, segments);
+      const delta = papers.length > 0 ? await this.target.buildDelta(papers, annotations) : null;
+      // The catalogue was replaced while the delta was built (or is being replaced): apply the batches on top of the replacement.
+      if (this.target.epoch() !== epoch || this.target.replacing()) continue;
+      // Merges finished meanwhile change segments, never their papers: the copies to mask are found again.
+      this.target.install(segmentsAfter(this.target.current(), combined, delta), combined);
+      return results;
     }
   }
-}
-
-/** Removes the entries that leave the catalogue as it is: deletes of absent ids, upserts of papers stored as they are. */
-function dropUnchanged(combined: Map<string, Paper | null>, base: IndexData): void {
-  const { store } = base;
-  for (const [id, paper] of combined) {
-    const d = store.findId(id);
-    if (paper === null ? d < 0 : d >= 0 && sameBytes(store.encoded(d).json, utf8.encode(serializePaper(paper)))) combined.delete(id);
-  }
-}
-
-const utf8 = new TextEncoder();
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-/** The papers of an index, in document order, decoded from its store one at a time. */
-function* papersOf(index: IndexData): Generator<Paper> {
-  for (let d = 0; d < index.n; d++) yield index.store.encoded(d).toPaper();
 }

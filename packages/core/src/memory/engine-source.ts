@@ -1,38 +1,43 @@
 import type { IndexData } from '../engine/builder.js';
 import { EncodedPaper } from '../encoded-paper.js';
-import type { Paper } from '../paper.js';
+import { serializePaper, type Paper } from '../paper.js';
 import type { MemorySource } from '../scan/scan-source.js';
 import type { PaperPage, PaperQuery, SourceCallOptions } from '../source.js';
 import { buildIndex } from './build-index.js';
-import { annotationMapOf } from '../engine/annotation-store.js';
 import type { AnnotationMap, PaperAnnotations } from '../annotations/annotations.js';
 import type { QueryRunner } from './query-runner.js';
 import { CatalogueWriter } from './catalogue-writer.js';
+import { SegmentMerger } from './segment-merger.js';
 import { checkChanges, deletes, upserts } from '../writes/check-changes.js';
 import type { PaperChange, WriteResult } from '../writes/paper-changes.js';
+import { catalogueSize, findLive, wholeSegment, type Segment } from '../segments/segment.js';
+import { livePapers } from '../segments/segment-writes.js';
+import { DEFAULT_MERGE_POLICY, type MergePolicy } from '../segments/merge-policy.js';
 
 /**
- * The memory source over an index and a query runner, with nothing of Node in it: the edge
+ * The memory source over segments and a query runner, with nothing of Node in it: the edge
  * entry runs it with the in-thread runner, the Node entry (`indexed-memory-source.ts`) extends
- * it with threads, streams and snapshots.
+ * it with threads, streams and snapshots. The catalogue is a base index plus a delta index per
+ * write batch (see `segments/`), merged in the background.
  */
 export class EngineSource implements MemorySource {
-  protected index: IndexData;
+  protected segments: readonly Segment[];
   protected fixedVersion: string;
   /** Bumped by every replacement; a replacement that finishes after a newer one started is dropped. */
   protected generation = 0;
   private readonly writer = new CatalogueWriter({
-    current: () => this.index,
-    // A paper keeps its tasks and methods through writes (by id); a deleted one loses them.
-    build: (papers, base) => this.buildForWrite(papers, annotationMapOf(base.annotations, (d) => base.store.encoded(d).id)),
-    install: (index, base) => {
-      // A replacement that started after the write's base was read wins over the write.
-      if (this.index !== base || this.replacing > 0) return false;
-      this.swap(index, ++this.generation);
-      return true;
+    current: () => this.segments,
+    epoch: () => this.generation,
+    buildDelta: (papers, annotations) => this.buildDelta(papers, annotations),
+    install: (segments, changes) => {
+      this.fixedVersion = writtenVersion(this.fixedVersion, catalogueSize(segments), changes);
+      this.install(segments);
+      this.merger.written(changes.keys());
     },
     settled: () => (this.replacing === 0 ? Promise.resolve() : new Promise<void>((resolve) => this.whenSettled.push(resolve))),
+    replacing: () => this.replacing > 0,
   });
+  protected readonly merger: SegmentMerger;
   /** Replacements (`replaceFrom`, `restore`) under way: a write finishing meanwhile is applied again after them. */
   private replacing = 0;
   private whenSettled: (() => void)[] = [];
@@ -48,16 +53,27 @@ export class EngineSource implements MemorySource {
   }
 
   constructor(
-    index: IndexData,
+    base: Segment,
     version: string | undefined,
     protected readonly runner: QueryRunner,
+    policy: MergePolicy = {},
   ) {
-    this.index = index;
-    this.fixedVersion = version ?? versionOf(index);
+    this.segments = [base];
+    this.fixedVersion = version ?? versionOf(base.index);
+    this.merger = new SegmentMerger(
+      {
+        current: () => this.segments,
+        epoch: () => this.generation,
+        build: (from) => this.buildMerged(from),
+        install: (segments) => this.install(segments),
+        failed: (error) => this.mergeFailed(error),
+      },
+      { ...DEFAULT_MERGE_POLICY, ...policy },
+    );
   }
 
   get size(): number {
-    return this.index.n;
+    return catalogueSize(this.segments);
   }
 
   version(): string {
@@ -69,9 +85,9 @@ export class EngineSource implements MemorySource {
   }
 
   /**
-   * Applies `changes` in order as one atomic batch and resolves once it is visible. The next
-   * index is built from the current papers and the changes, then swapped in (see
-   * `CatalogueWriter`); an invalid paper rejects the batch with `InvalidChangeError`.
+   * Applies `changes` in order as one atomic batch and resolves once it is visible: the batch's
+   * papers become a delta index beside the others (see `CatalogueWriter`); an invalid paper
+   * rejects the batch with `InvalidChangeError`.
    */
   async write(changes: readonly PaperChange[]): Promise<WriteResult> {
     checkChanges(changes);
@@ -86,15 +102,34 @@ export class EngineSource implements MemorySource {
     return this.write(deletes(ids));
   }
 
-  /** Builds the index a write leads to; the Node source builds it on a worker thread. */
-  protected async buildForWrite(papers: Iterable<Paper>, annotations: AnnotationMap): Promise<IndexData> {
-    return buildIndex([...papers], annotations);
+  /** Resolves once no merge of segments is under way (merges run in the background after writes). */
+  merged(): Promise<void> {
+    return this.merger.idle();
+  }
+
+  /** The index of a write batch's papers (small: built here, on the calling thread). */
+  protected async buildDelta(papers: readonly Paper[], annotations: AnnotationMap): Promise<IndexData> {
+    return buildIndex(papers, annotations);
+  }
+
+  /** One index of the live papers of `from`; the Node source builds it on a worker thread. */
+  protected async buildMerged(from: readonly Segment[]): Promise<IndexData> {
+    return buildIndex(...papersOf(from));
+  }
+
+  /** A merge that failed leaves the segments as they are; the Node source reports it. */
+  protected mergeFailed(error: unknown): void {
+    void error;
+  }
+
+  protected install(segments: readonly Segment[]): void {
+    this.segments = segments;
+    this.runner.load(segments);
   }
 
   protected swap(index: IndexData, generation: number, version?: string): void {
     if (generation !== this.generation) return; // a newer replacement started meanwhile
-    this.index = index;
-    this.runner.load(index);
+    this.install([wholeSegment(index)]);
     this.fixedVersion = version ?? versionOf(index);
   }
 
@@ -107,15 +142,15 @@ export class EngineSource implements MemorySource {
   }
 
   async get(id: string) {
-    const index = this.index;
-    const d = index.store.findId(id);
-    return d < 0 ? null : index.store.encoded(d);
+    const segments = this.segments;
+    const found = findLive(segments, id);
+    return found === null ? null : segments[found.s]!.index.store.encoded(found.d);
   }
 
   async annotations(id: string): Promise<PaperAnnotations | null> {
-    const index = this.index;
-    const d = index.store.findId(id);
-    return d < 0 ? null : (index.annotations.get(d) ?? { tasks: [], methods: [] });
+    const segments = this.segments;
+    const found = findLive(segments, id);
+    return found === null ? null : (segments[found.s]!.index.annotations.get(found.d) ?? { tasks: [], methods: [] });
   }
 
   /** Queries waiting for a query thread, and being answered (both 0 without threads): for metrics. */
@@ -128,6 +163,36 @@ export class EngineSource implements MemorySource {
   }
 }
 
+/** The live papers of segments and their tasks and methods, as `buildIndex` takes them. */
+export function papersOf(from: readonly Segment[]): [Paper[], AnnotationMap] {
+  const papers: Paper[] = [];
+  const annotations = new Map<string, PaperAnnotations>();
+  for (const { paper, annotations: notes } of livePapers(from)) {
+    papers.push(paper);
+    if (notes !== undefined) annotations.set(paper.id, notes);
+  }
+  return [papers, annotations];
+}
+
 function versionOf(index: IndexData): string {
   return `m${index.n}-${index.digest}`;
+}
+
+/**
+ * The version after a write: a digest of the version before and the batch's net changes, so it
+ * moves with every batch that changes something (in any order of batches) without reading the
+ * catalogue; merges, which change no paper, keep it.
+ */
+function writtenVersion(previous: string, size: number, changes: ReadonlyMap<string, Paper | null>): string {
+  let h = 0x811c9dc5;
+  const add = (text: string) => {
+    for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+    h = Math.imul(h ^ 0xff, 0x01000193);
+  };
+  add(previous);
+  for (const [id, paper] of changes) {
+    add(id);
+    add(paper === null ? '' : serializePaper(paper));
+  }
+  return `m${size}-w${(h >>> 0).toString(16).padStart(8, '0')}`;
 }

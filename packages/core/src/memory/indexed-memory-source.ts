@@ -8,10 +8,12 @@ import type { MemorySource } from '../scan/scan-source.js';
 import { readSnapshot, writeSnapshot } from '../snapshot/snapshot-file.js';
 import { EnginePool } from '../threads/engine-pool.js';
 import { buildFrom, type PaperStream } from './build-from-stream.js';
-import { buildOnThread } from './build-on-thread.js';
+import { mergeOnThread } from './build-on-thread.js';
+import { wholeSegment, type Segment } from '../segments/segment.js';
 import { buildIndex } from './build-index.js';
 import { EngineSource } from './engine-source.js';
-import { resolveBudget, type MemorySourceOptions } from './memory-source.js';
+import type { MergePolicy } from '../segments/merge-policy.js';
+import { resolveBudget, resolveMergePolicy, type MemorySourceOptions } from './memory-source.js';
 import { InThreadRunner, type QueryRunner } from './query-runner.js';
 
 /*
@@ -64,6 +66,11 @@ export interface IndexedMemorySource extends MemorySource {
   restore(path: string): Promise<void>;
   /** Queries waiting for a query thread, and being answered (both 0 without threads): for metrics. */
   activity(): { queued: number; running: number };
+  /**
+   * Resolves once no background merge of the writes' segments is under way (see
+   * docs/writes.md). Answers never depend on it: for tests and benchmarks.
+   */
+  merged(): Promise<void>;
   /** Stops the query threads (if any). Queries still waiting are refused; the source answers no more. */
   close(): Promise<void>;
 }
@@ -116,6 +123,7 @@ interface RunnerOptions {
   threads: number;
   budgetMs: number;
   maxQueue: number;
+  merges: MergePolicy | undefined;
 }
 
 function resolveRunnerOptions(options: NodeMemorySourceOptions): RunnerOptions {
@@ -127,16 +135,17 @@ function resolveRunnerOptions(options: NodeMemorySourceOptions): RunnerOptions {
   if (!Number.isSafeInteger(maxQueue) || maxQueue < 0) {
     throw new PaperlistOptionsError('maxQueue', `paperlist: \`maxQueue\` must be a whole number, got ${String(maxQueue)}.`);
   }
-  return { threads, budgetMs, maxQueue };
+  return { threads, budgetMs, maxQueue, merges: resolveMergePolicy(options.merges) };
 }
 
-function runnerFor(index: IndexData, options: RunnerOptions): QueryRunner {
-  return options.threads > 0 ? new EnginePool(index, options) : new InThreadRunner(index, options.budgetMs);
+function runnerFor(segments: readonly Segment[], options: RunnerOptions): QueryRunner {
+  return options.threads > 0 ? new EnginePool(segments, options) : new InThreadRunner(segments, options.budgetMs);
 }
 
 class NodeEngineSource extends EngineSource implements IndexedMemorySource {
   constructor(index: IndexData, version: string | undefined, options: RunnerOptions) {
-    super(index, version, runnerFor(index, options));
+    const base = wholeSegment(index);
+    super(base, version, runnerFor([base], options), options.merges);
   }
 
   replaceFrom(input: PaperStream, options: Pick<MemoryStreamOptions, 'read' | 'version' | 'annotations'> = {}): Promise<void> {
@@ -155,11 +164,25 @@ class NodeEngineSource extends EngineSource implements IndexedMemorySource {
     });
   }
 
-  protected override buildForWrite(papers: Iterable<Paper>, annotations: AnnotationMap): Promise<IndexData> {
-    return buildOnThread(papers, annotations);
+  /** Merges are built on a thread of their own, which reads the segments' shared memory. */
+  protected override buildMerged(from: readonly Segment[]): Promise<IndexData> {
+    return mergeOnThread(from);
   }
 
-  save(path: string): Promise<void> {
-    return writeSnapshot(path, indexParts(this.index), { version: this.fixedVersion });
+  protected override mergeFailed(error: unknown): void {
+    // Answers are unaffected (the segments stay); say why the catalogue was not compacted.
+    console.error('paperlist: a background merge of the memory source failed:', error);
+  }
+
+  /**
+   * The catalogue as it is when called, as one index: the base alone when no write changed it
+   * since the last merge, else a merge of every segment built on a thread for the file (not
+   * served: the background merges go on by their own policy).
+   */
+  async save(path: string): Promise<void> {
+    const segments = this.segments;
+    const version = this.fixedVersion;
+    const only = segments.length === 1 && segments[0]!.live === null ? segments[0]!.index : await mergeOnThread(segments);
+    return writeSnapshot(path, indexParts(only), { version });
   }
 }

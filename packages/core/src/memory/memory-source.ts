@@ -4,6 +4,8 @@ import type { MemorySource, ScanSourceOptions } from '../scan/scan-source.js';
 import { buildIndex } from './build-index.js';
 import { EngineSource } from './engine-source.js';
 import { InThreadRunner } from './query-runner.js';
+import { wholeSegment } from '../segments/segment.js';
+import { DEFAULT_MERGE_POLICY, type MergePolicy } from '../segments/merge-policy.js';
 
 export type { MemorySource };
 
@@ -16,6 +18,11 @@ export interface MemorySourceOptions extends ScanSourceOptions {
    * for what nobody foresaw. Default 1,000; `Infinity` for no limit.
    */
   budgetMs?: number;
+  /**
+   * When writes' delta segments are folded together in the background (see docs/writes.md):
+   * the defaults suit any size; tests set them low to see merges happen.
+   */
+  merges?: MergePolicy;
 }
 
 /** Defaults of {@link MemorySourceOptions}. */
@@ -42,8 +49,10 @@ export function createMemorySource(papers: readonly Paper[], options: MemorySour
     );
   }
   const budgetMs = resolveBudget(options.budgetMs);
+  resolveMergePolicy(options.merges);
   const index = buildIndex(papers, options.annotations);
-  return new EngineSource(index, options.version, new InThreadRunner(index, budgetMs));
+  const base = wholeSegment(index);
+  return new EngineSource(base, options.version, new InThreadRunner([base], budgetMs), resolveMergePolicy(options.merges));
 }
 
 /** `budgetMs` checked (a positive number of milliseconds) or defaulted. */
@@ -52,4 +61,16 @@ export function resolveBudget(budgetMs: unknown = DEFAULT_BUDGET_MS): number {
     throw new PaperlistOptionsError('budgetMs', `paperlist: \`budgetMs\` must be a positive number of milliseconds, got ${String(budgetMs)}.`);
   }
   return budgetMs;
+}
+
+/** `merges` checked (a positive share, a whole number of deltas) and completed with the defaults. */
+export function resolveMergePolicy(merges: MergePolicy = {}): Required<MergePolicy> {
+  const policy = { ...DEFAULT_MERGE_POLICY, ...merges };
+  if (typeof policy.maxDeltaShare !== 'number' || !(policy.maxDeltaShare > 0)) {
+    throw new PaperlistOptionsError('merges', `paperlist: \`merges.maxDeltaShare\` must be a positive number, got ${String(policy.maxDeltaShare)}.`);
+  }
+  if (!Number.isSafeInteger(policy.maxDeltas) || policy.maxDeltas < 1) {
+    throw new PaperlistOptionsError('merges', `paperlist: \`merges.maxDeltas\` must be a whole number of at least 1, got ${String(policy.maxDeltas)}.`);
+  }
+  return policy;
 }

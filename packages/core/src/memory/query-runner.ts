@@ -1,6 +1,7 @@
-import type { IndexData } from '../engine/builder.js';
-import { Engine } from '../engine/engine.js';
-import { pageJson, type PageJson } from '../engine/page-json.js';
+import type { PageJson } from '../engine/page-json.js';
+import { SegmentedEngine } from '../segments/segmented-engine.js';
+import { segmentedPageJson } from '../segments/segmented-page.js';
+import type { Segment } from '../segments/segment.js';
 import { QueryInterruptedError } from '../engine/work-budget.js';
 import { QueryBudgetError } from '../source-errors.js';
 import type { PaperQuery } from '../source.js';
@@ -14,12 +15,13 @@ export interface RunnerAnswer {
 }
 
 /**
- * Runs engine queries over the current index, on the calling thread or on worker threads.
- * `load` swaps the index: queries started before it finish on the old one.
+ * Runs engine queries over the current segments, on the calling thread or on worker threads.
+ * `load` swaps the segments (a write batch, a merge, a replacement): queries started before it
+ * finish on the old ones, and a query sees one set of segments whole, never a mix.
  */
 export interface QueryRunner {
   run(query: PaperQuery, signal?: AbortSignal): Promise<RunnerAnswer>;
-  load(index: IndexData): void;
+  load(segments: readonly Segment[]): void;
   /** Queries waiting for a thread. */
   readonly queued: number;
   /** Queries being answered. */
@@ -33,24 +35,24 @@ export interface QueryRunner {
  * budget (a query past it stops and rejects with `QueryBudgetError`). Works everywhere.
  */
 export class InThreadRunner implements QueryRunner {
-  private engine: Engine;
+  private engine: SegmentedEngine;
   // Each query runs to its end when asked: none ever waits, none is seen running.
   readonly queued = 0;
   readonly running = 0;
 
   constructor(
-    index: IndexData,
+    segments: readonly Segment[],
     private readonly budgetMs: number,
   ) {
-    this.engine = new Engine(index);
+    this.engine = new SegmentedEngine(segments);
   }
 
   async run(query: PaperQuery, signal?: AbortSignal): Promise<RunnerAnswer> {
     signal?.throwIfAborted();
     const engine = this.engine;
     try {
-      const { count, docs, facets } = engine.window(query, { deadline: performance.now() + this.budgetMs });
-      const page = pageJson(engine.index.store, docs);
+      const { count, hits, facets } = engine.window(query, { deadline: performance.now() + this.budgetMs });
+      const page = segmentedPageJson(engine.segments, hits);
       return facets === undefined ? { count, page } : { count, page, facets };
     } catch (error) {
       if (error instanceof QueryInterruptedError) throw new QueryBudgetError(this.budgetMs);
@@ -58,8 +60,8 @@ export class InThreadRunner implements QueryRunner {
     }
   }
 
-  load(index: IndexData): void {
-    this.engine = new Engine(index);
+  load(segments: readonly Segment[]): void {
+    this.engine = new SegmentedEngine(segments);
   }
 
   async close(): Promise<void> {}

@@ -1,12 +1,17 @@
 import type { IndexParts } from '../engine/index-parts.js';
 import type { Paper } from '../paper.js';
 import type { PaperAnnotations } from '../annotations/annotations.js';
+import type { LiveDocs } from '../segments/segment.js';
 
 /**
  * From the building thread's owner: papers to add, in order (with the tasks and methods of each,
  * `null` for none, when any of the batch has some), then the order to finish.
  */
-export type ToBuilder = { type: 'papers'; papers: Paper[]; annotations?: (PaperAnnotations | null)[] } | { type: 'finish' };
+export type ToBuilder =
+  | { type: 'papers'; papers: Paper[]; annotations?: (PaperAnnotations | null)[] }
+  /** The live papers of indexes in shared memory (a merge of segments: read there, not here). */
+  | { type: 'segments'; segments: { parts: IndexParts; live: LiveDocs | null }[] }
+  | { type: 'finish' };
 
 /** From the building thread: a batch was added, the index is built, or the build failed. */
 export type FromBuilder =

@@ -5,7 +5,8 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { IndexBuilder } from '../engine/builder.js';
-import { indexParts } from '../engine/index-parts.js';
+import { indexFromParts, indexParts } from '../engine/index-parts.js';
+import { livePapers } from '../segments/segment-writes.js';
 import type { FromBuilder, ToBuilder } from './build-messages.js';
 
 const port = parentPort;
@@ -19,6 +20,10 @@ port.on('message', (message: ToBuilder) => {
       const { papers, annotations } = message;
       if (annotations === undefined) for (const paper of papers) builder.add(paper);
       else papers.forEach((paper, i) => builder.add(paper, annotations[i] ?? undefined));
+      reply = { type: 'added' };
+    } else if (message.type === 'segments') {
+      const segments = message.segments.map(({ parts, live }, id) => ({ id, index: indexFromParts(parts), live }));
+      for (const { paper, annotations } of livePapers(segments)) builder.add(paper, annotations);
       reply = { type: 'added' };
     } else {
       reply = { type: 'built', parts: indexParts(builder.finish()) };

@@ -1,10 +1,10 @@
 import { Worker } from 'node:worker_threads';
-import type { IndexData } from '../engine/builder.js';
-import { indexParts, type IndexParts } from '../engine/index-parts.js';
+import { indexParts } from '../engine/index-parts.js';
+import type { Segment } from '../segments/segment.js';
 import type { QueryRunner, RunnerAnswer } from '../memory/query-runner.js';
 import { QueryBudgetError, SourceOverloadedError } from '../source-errors.js';
 import type { PaperQuery } from '../source.js';
-import type { ThreadData, ToPool, ToThread } from './pool-messages.js';
+import type { SegmentMessage, ThreadData, ToPool, ToThread } from './pool-messages.js';
 import { engineWorkerScript } from './worker-script.js';
 
 /** How many threads answer queries, how long each query may work, how many may wait. */
@@ -40,8 +40,9 @@ const MAX_RESTARTS = 5;
  * past it), and is stopped when its request's signal aborts.
  */
 export class EnginePool implements QueryRunner {
-  private index: IndexData;
-  private parts: IndexParts;
+  private segments: readonly Segment[];
+  /** Segments whose index every thread holds (a new one gets them all in its `workerData`). */
+  private known = new Set<number>();
   private readonly threads: QueryThread[] = [];
   private readonly queue: Task[] = [];
   private readonly cancel: Int32Array;
@@ -50,11 +51,11 @@ export class EnginePool implements QueryRunner {
   private readonly restarts: number[] = [];
 
   constructor(
-    index: IndexData,
+    segments: readonly Segment[],
     private readonly options: EnginePoolOptions,
   ) {
-    this.index = index;
-    this.parts = indexParts(index);
+    this.segments = segments;
+    this.known = new Set(segments.map((segment) => segment.id));
     this.cancel = new Int32Array(new SharedArrayBuffer(4 * options.threads));
     for (let slot = 0; slot < options.threads; slot++) this.threads.push(this.start(slot));
   }
@@ -84,10 +85,15 @@ export class EnginePool implements QueryRunner {
     });
   }
 
-  load(index: IndexData): void {
-    this.index = index;
-    this.parts = indexParts(index);
-    const message: ToThread = { type: 'load', parts: this.parts };
+  /**
+   * Serves `segments` from now on. Each thread gets them in one message, before any query
+   * asked later (a thread reads its messages in order), so a query sees one generation whole;
+   * an index crosses once (its parts are shared memory), then its id and live bitset do.
+   */
+  load(segments: readonly Segment[]): void {
+    this.segments = segments;
+    const message: ToThread = { type: 'load', segments: segments.map((segment) => segmentMessage(segment, this.known.has(segment.id))) };
+    this.known = new Set(segments.map((segment) => segment.id));
     for (const thread of this.threads) thread.worker.postMessage(message);
   }
 
@@ -106,7 +112,7 @@ export class EnginePool implements QueryRunner {
   }
 
   private start(slot: number): QueryThread {
-    const data: ThreadData = { parts: this.parts, cancel: this.cancel, slot };
+    const data: ThreadData = { segments: this.segments.map((segment) => segmentMessage(segment, false)), cancel: this.cancel, slot };
     const worker = new Worker(engineWorkerScript(), { workerData: data, name: `paperlist-query-${slot}` });
     const thread: QueryThread = { worker, slot, task: null };
     worker.on('message', (reply: ToPool) => this.answered(thread, reply));
@@ -190,4 +196,8 @@ export class EnginePool implements QueryRunner {
     const next = this.queue.shift();
     if (next !== undefined) this.dispatch(fresh, next);
   }
+}
+
+function segmentMessage(segment: Segment, known: boolean): SegmentMessage {
+  return known ? { id: segment.id, live: segment.live } : { id: segment.id, parts: indexParts(segment.index), live: segment.live };
 }

@@ -3,10 +3,21 @@ import type { PageJson } from '../engine/page-json.js';
 import type { InterruptReason } from '../engine/work-budget.js';
 import type { PaperQuery } from '../source.js';
 import type { FacetCounts } from '../facets/facet-types.js';
+import type { LiveDocs } from '../segments/segment.js';
+
+/**
+ * A segment as it crosses to a query thread: its index's parts the first time the thread sees
+ * it (shared memory: nothing is copied), only its id afterwards, and its live bitset.
+ */
+export interface SegmentMessage {
+  id: number;
+  parts?: IndexParts;
+  live: LiveDocs | null;
+}
 
 /** What a query thread starts with. */
 export interface ThreadData {
-  parts: IndexParts;
+  segments: SegmentMessage[];
   /** Shared cancel flags, one slot per thread: the token of the query to stop. */
   cancel: Int32Array;
   slot: number;
@@ -14,7 +25,7 @@ export interface ThreadData {
 
 /** Messages from the pool to a query thread. */
 export type ToThread =
-  | { type: 'load'; parts: IndexParts }
+  | { type: 'load'; segments: SegmentMessage[] }
   | { type: 'list'; id: number; query: PaperQuery; budgetMs: number; token: number };
 
 /** A query thread's answer to one `list` message. */

@@ -1,0 +1,91 @@
+import type { IndexData } from '../engine/builder.js';
+import { nextMerge, type MergePolicy } from '../segments/merge-policy.js';
+import type { Segment } from '../segments/segment.js';
+import { segmentsWithMerge } from '../segments/segment-writes.js';
+
+/** What the merger needs of the source whose segments it folds together. */
+export interface MergeTarget {
+  /** The segments being served now. */
+  current(): readonly Segment[];
+  /** Counts replacements of the whole catalogue: a merge started before one is dropped. */
+  epoch(): number;
+  /** One index of the live papers of `from` (on a worker thread where there is one). */
+  build(from: readonly Segment[]): Promise<IndexData>;
+  /** Serves `segments` from now on: the same papers, fewer segments. */
+  install(segments: readonly Segment[]): void;
+  /** A merge failed: the segments stay as they are (and are merged again after the next write). */
+  failed(error: unknown): void;
+}
+
+interface Running {
+  from: readonly Segment[];
+  ids: ReadonlySet<number>;
+  /** Ids written since the merge started: their copies in the merged index are masked out. */
+  touched: string[];
+  epoch: number;
+}
+
+/**
+ * Folds a memory source's segments together in the background, as `nextMerge` decides: the
+ * merged index is built from the live papers of a run of segments (aside, while queries and
+ * writes go on), then put in place of them with the papers written meanwhile masked out
+ * (`segmentsWithMerge`), so no write is lost and answers never change. Merges of disjoint runs
+ * may overlap (the newest deltas keep being merged while the base is rebuilt).
+ */
+export class SegmentMerger {
+  private readonly running = new Set<Running>();
+  private waiting: (() => void)[] = [];
+
+  constructor(
+    private readonly target: MergeTarget,
+    private readonly policy: Required<MergePolicy>,
+  ) {}
+
+  /** After a write batch was installed: the ids it touched; then starts a merge if one is due. */
+  written(ids: Iterable<string>): void {
+    if (this.running.size > 0) {
+      const list = [...ids];
+      for (const merge of this.running) merge.touched.push(...list);
+    }
+    this.consider();
+  }
+
+  /** Resolves once no merge is under way (for `save` and tests). */
+  idle(): Promise<void> {
+    return this.running.size === 0 ? Promise.resolve() : new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  /** Starts every merge the policy asks for now. */
+  private consider(): void {
+    for (;;) {
+      const segments = this.target.current();
+      const busy = (segment: Segment) => [...this.running].some((merge) => merge.ids.has(segment.id));
+      const range = nextMerge(segments, busy, this.policy);
+      if (range === null) return;
+      const from = segments.slice(range[0], range[1]);
+      const merge: Running = { from, ids: new Set(from.map((segment) => segment.id)), touched: [], epoch: this.target.epoch() };
+      this.running.add(merge);
+      void this.run(merge);
+    }
+  }
+
+  private async run(merge: Running): Promise<void> {
+    let installed = false;
+    try {
+      const index = await this.target.build(merge.from);
+      if (this.target.epoch() === merge.epoch) {
+        const next = segmentsWithMerge(this.target.current(), merge.from, index, merge.touched);
+        if (next !== null) {
+          this.target.install(next);
+          installed = true;
+        }
+      }
+    } catch (error) {
+      this.target.failed(error);
+    } finally {
+      this.running.delete(merge);
+      if (installed) this.consider();
+      if (this.running.size === 0) for (const resolve of this.waiting.splice(0)) resolve();
+    }
+  }
+}

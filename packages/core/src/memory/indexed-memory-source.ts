@@ -8,7 +8,7 @@ import type { MemorySource } from '../scan/scan-source.js';
 import { readSnapshot, writeSnapshot } from '../snapshot/snapshot-file.js';
 import { EnginePool } from '../threads/engine-pool.js';
 import { buildFrom, type PaperStream } from './build-from-stream.js';
-import { mergeOnThread } from './build-on-thread.js';
+import { DeltaBuilder, mergeOnThread } from './build-on-thread.js';
 import { wholeSegment, type Segment } from '../segments/segment.js';
 import { buildIndex } from './build-index.js';
 import { EngineSource } from './engine-source.js';
@@ -162,6 +162,17 @@ class NodeEngineSource extends EngineSource implements IndexedMemorySource {
       const { parts, meta } = await readSnapshot(path);
       this.swap(indexFromParts(parts), generation, meta['version']);
     });
+  }
+
+  private readonly deltas = new DeltaBuilder();
+
+  /** A batch's delta index is built on a thread kept for them: the thread serving requests only sends the papers. */
+  protected override buildDelta(papers: readonly Paper[], annotations: AnnotationMap): Promise<IndexData> {
+    return this.deltas.build(papers, annotations);
+  }
+
+  override async close(): Promise<void> {
+    await Promise.all([super.close(), this.deltas.close()]);
   }
 
   /** Merges are built on a thread of their own, which reads the segments' shared memory. */

@@ -11,7 +11,8 @@ import type { FromBuilder, ToBuilder } from './build-messages.js';
 
 const port = parentPort;
 if (port === null) throw new Error('paperlist: build-worker.js runs as a worker thread of the memory source');
-const builder = new IndexBuilder();
+// A new builder after each finished index: a thread kept for the writes' delta indexes builds one after another.
+let builder = new IndexBuilder();
 
 port.on('message', (message: ToBuilder) => {
   let reply: FromBuilder;
@@ -26,7 +27,9 @@ port.on('message', (message: ToBuilder) => {
       for (const { paper, annotations } of livePapers(segments)) builder.add(paper, annotations);
       reply = { type: 'added' };
     } else {
-      reply = { type: 'built', parts: indexParts(builder.finish()) };
+      const built = builder.finish();
+      builder = new IndexBuilder();
+      reply = { type: 'built', parts: indexParts(built) };
     }
   } catch (error) {
     const e = error instanceof Error ? error : new Error(String(error));

@@ -75,7 +75,7 @@ export class IndexBuilder {
   private readonly abstractText = new FieldTextBuilder();
   private readonly fieldLengths: number[] = [];
   // Per build-time word number: the last paper that held it, its papers, its positions.
-  private counts = int32Array(3 << 16);
+  private counts = int32Array(3 << 12);
   private ids: string[] = [];
   private published: (string | null)[] = [];
   private proceedings: (string | null)[] = [];

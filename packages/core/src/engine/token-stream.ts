@@ -8,7 +8,7 @@ const CHUNK_BYTES = 16 * 1024 * 1024;
  */
 export class TokenStream {
   private readonly chunks: Uint8Array[] = [];
-  private chunk = uint8Array(1 << 20);
+  private chunk = uint8Array(1 << 16);
   private used = 0;
   private readonly chunkOf: number[] = [];
   private readonly starts: number[] = [];

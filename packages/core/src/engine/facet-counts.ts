@@ -89,24 +89,56 @@ function multiValueCounts(values: ValueSets, set: DocSet, n: number): FacetBucke
  * be listed. Sorting every name would cost a string and a comparison sort per name.
  */
 function authorCounts(index: IndexData, set: DocSet, limit: number): FacetBucket[] {
-  const { docs: table, names } = index.authorNames;
-  const counts = new Uint32Array(table.size);
-  let most = 0;
-  for (let i = 0; i < table.size; i++) {
-    const count = intersectionSize(table, i, set);
-    counts[i] = count;
-    if (count > most) most = count;
+  return authorFacetAcross([{ index, set }], limit);
+}
+
+/**
+ * {@link authorCounts} of a catalogue in parts (a base index and deltas, each with its live
+ * matches): the names of the other parts are counted into the largest part's name numbers (found
+ * by binary search; a name it lacks is kept aside), then the best `limit` are picked as for one.
+ */
+export function authorFacetAcross(parts: readonly { index: IndexData; set: DocSet }[], limit: number): FacetBucket[] {
+  if (parts.length === 0) return [{ value: null, count: 0 }];
+  const main = parts.reduce((a, b) => (b.index.authorNames.names.size > a.index.authorNames.names.size ? b : a));
+  const { names } = main.index.authorNames;
+  const counts = nameCounts(main.index, main.set);
+  const aside = new Map<string, number>();
+  let none = 0;
+  for (const part of parts) {
+    none += setSize(part.set) - matchedWithNames(part.index.authorNames.docs, part.set, part.index.n);
+    if (part === main) continue;
+    const own = nameCounts(part.index, part.set);
+    for (let i = 0; i < own.length; i++) {
+      if (own[i] === 0) continue;
+      const name = part.index.authorNames.names.word(i);
+      const at = names.find(name);
+      if (at >= 0) counts[at]! += own[i]!;
+      else aside.set(name, (aside.get(name) ?? 0) + own[i]!);
+    }
   }
+  let most = 0;
+  for (let i = 0; i < counts.length; i++) if (counts[i]! > most) most = counts[i]!;
+  for (const count of aside.values()) if (count > most) most = count;
   // `threshold`: the count of the `limit`-th best name (names with more come first; ties at it are chosen by value).
   const histogram = new Uint32Array(most + 1);
   for (let i = 0; i < counts.length; i++) histogram[counts[i]!]!++;
+  for (const count of aside.values()) histogram[count]!++;
   let threshold = most;
   for (let better = 0; threshold > 1 && better + histogram[threshold]! < limit; threshold--) better += histogram[threshold]!;
   const buckets: FacetBucket[] = [];
   for (let i = 0; i < counts.length; i++) if (counts[i]! >= threshold && counts[i]! > 0) buckets.push({ value: names.word(i), count: counts[i]! });
+  for (const [value, count] of aside) if (count >= threshold && count > 0) buckets.push({ value, count });
   buckets.sort((a, b) => b.count - a.count || compareCodePoints(a.value!, b.value!));
   buckets.length = Math.min(buckets.length, limit);
-  return [...buckets, { value: null, count: setSize(set) - matchedWithNames(table, set, index.n) }];
+  return [...buckets, { value: null, count: none }];
+}
+
+/** Each author name's count of documents in `set`, by name number. */
+function nameCounts(index: IndexData, set: DocSet): Uint32Array {
+  const table = index.authorNames.docs;
+  const counts = new Uint32Array(table.size);
+  for (let i = 0; i < table.size; i++) counts[i] = intersectionSize(table, i, set);
+  return counts;
 }
 
 /** How many documents of `set` hold at least one value of `table`. */

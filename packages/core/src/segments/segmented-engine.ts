@@ -1,11 +1,12 @@
 import type { IndexData } from '../engine/builder.js';
 import { type DocSet, setSize } from '../engine/doc-set.js';
 import { Engine, isSilent } from '../engine/engine.js';
-import { facetCounts } from '../engine/facet-counts.js';
+import { authorFacetAcross, facetCounts } from '../engine/facet-counts.js';
+import { MAX_FACET_LIMIT } from '../facets/facet-params.js';
 import type { RelevanceWeights } from '../engine/relevance.js';
 import type { TermMatch } from '../engine/term-match.js';
 import { withLimits, type WorkLimits } from '../engine/work-budget.js';
-import type { FacetCounts } from '../facets/facet-types.js';
+import { CUT_FACETS, type FacetCounts, type FacetField } from '../facets/facet-types.js';
 import type { OrderKey, PaperQuery } from '../source.js';
 import { sumFacets } from './facet-sums.js';
 import { liveWeights } from './live-weights.js';
@@ -98,6 +99,21 @@ export class SegmentedEngine {
     return findLive(this.segments, id);
   }
 
+  /**
+   * The facets over every segment: sums of each segment's uncut counts, except for the author
+   * facet, which is never uncut (a name per few papers): its names are counted across segments
+   * and cut once (see `authorFacetAcross`).
+   */
+  private facets(parts: readonly Part[], fields: readonly FacetField[], limit: number): FacetCounts {
+    const summed = fields.filter((field) => !CUT_FACETS.has(field));
+    const facets = sumFacets(
+      parts.map((p) => facetCounts(p.engine.index, p.set, summed)),
+      summed,
+    );
+    if (fields.includes('author')) facets.author = authorFacetAcross(parts.map((p) => ({ index: p.engine.index, set: p.set })), limit);
+    return facets;
+  }
+
   private answer(query: PaperQuery, parts: Part[]): SegmentedWindow {
     this.segments.forEach((segment, s) => {
       if (liveCount(segment) === 0) return;
@@ -112,7 +128,7 @@ export class SegmentedEngine {
     let count = 0;
     for (const part of parts) count += part.size;
     const fields = query.facets;
-    const facets = fields === undefined || fields.length === 0 ? undefined : sumFacets(parts.map((p) => facetCounts(p.engine.index, p.set, fields)), fields);
+    const facets = fields === undefined || fields.length === 0 ? undefined : this.facets(parts, fields, query.facetLimit ?? MAX_FACET_LIMIT);
     const answer = (hits: Hit[]): SegmentedWindow => {
       const out: SegmentHits = { segments: new Uint32Array(hits.length), docs: new Uint32Array(hits.length) };
       hits.forEach((hit, i) => {

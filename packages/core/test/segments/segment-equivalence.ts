@@ -1,7 +1,7 @@
 import { queryFor } from '@paperlist/conformance';
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import { positionOf, toJsonBytes, toPaper, type FacetCounts, type Paper, type PaperChange, type PaperQuery, type PaperSource } from '../../src/index.js';
+import { compareCodePoints, positionOf, toJsonBytes, toPaper, type FacetCounts, type Paper, type PaperChange, type PaperQuery, type PaperSource } from '../../src/index.js';
 import type { AnnotationMap, PaperAnnotations } from '../../src/annotations/annotations.js';
 
 /**
@@ -105,6 +105,13 @@ export const REQUESTS = [
 
 const ids = (page: { results: Parameters<typeof toPaper>[0][] }) => page.results.map((r) => toPaper(r).id);
 
+/** The best `limit` author buckets as answers list them, and the null bucket. */
+function bestAuthors(facets: FacetCounts | undefined, limit: number): string[] {
+  const buckets = facets?.author ?? [];
+  const values = buckets.filter((b) => b.value !== null && b.count > 0).sort((a, b) => b.count - a.count || compareCodePoints(a.value!, b.value!));
+  return [...values.slice(0, limit).map((b) => `${b.value}:${b.count}`), `null:${buckets.find((b) => b.value === null)?.count ?? 0}`];
+}
+
 /** Facets in one order (sources may list buckets in any order). */
 function sortedFacets(facets: FacetCounts | undefined): FacetCounts | undefined {
   if (facets === undefined) return undefined;
@@ -144,6 +151,12 @@ export async function expectSameAnswers(got: PaperSource, want: PaperSource, lab
       expect(page.count, `${label}: count of ${raw}`).toBe(count);
       expect(ids(page), `${label}: ${raw} [${offset}, +${limit}]`).toEqual(all.slice(offset, offset + limit));
       if (offset === 0) expect(sortedFacets(page.facets), `${label}: facets of ${raw}`).toEqual(sortedFacets(full.facets));
+    }
+    // Author names: each source may list only the best `facetLimit`; those agree, counted across segments.
+    for (const facetLimit of [1, 2, 1000]) {
+      const query: PaperQuery = { ...base, limit: 0, facets: ['author'], facetLimit };
+      const [gotAuthors, wantAuthors] = await Promise.all([got.list(query), want.list(query)]);
+      expect(bestAuthors(gotAuthors.facets, facetLimit), `${label}: author facet of ${raw}, ${facetLimit}`).toEqual(bestAuthors(wantAuthors.facets, facetLimit));
     }
     if (base.ordering.kind !== 'fields' || full.results.length === 0) continue;
     const { keys } = base.ordering;

@@ -1,6 +1,7 @@
 import type { AnnotationMap } from '@paperlist/core';
 import { deleteAnnotations, writeAnnotations } from './annotations-sql.js';
 import { startBulkLoad, type BulkLoad } from './bulk-load.js';
+import { recordReload } from './change-log.js';
 import { PaperEncoder } from './copy-format.js';
 import { isPGlite, queryRows, withTransaction, type Queryable } from './db.js';
 import { explainFailure, locateFailure } from './import-errors.js';
@@ -225,6 +226,9 @@ export async function importPapers(db: Queryable, input: ImportInput, options: I
       report('indexing');
       await bulk.buildIndexes();
       await bulk.finish();
+      // Swapped-in tables were written without the live table's triggers: the change log says
+      // "reload" (an in-place load logged it at its TRUNCATE).
+      if (bulk.swapped) await recordReload(tx, names);
       // The table holds exactly what was written: the totals are known. A swap fired no trigger: move the version here.
       const { totals } = encoder;
       if (deleted > 0) {

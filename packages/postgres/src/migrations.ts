@@ -2,6 +2,7 @@ import { queryRows, quoteLiteral, withTransaction, type Queryable } from './db.j
 import { schemaNames, type SchemaNames } from './schema.js';
 import { FILTERS_MIGRATION } from './filters-migration.js';
 import { ANNOTATIONS_MIGRATION } from './annotations-sql.js';
+import { CHANGE_LOG_MIGRATION } from './change-log.js';
 
 /** One step of the schema: applied once, in order, recorded in `paperlist_migrations`. */
 export interface Migration {
@@ -138,6 +139,7 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   FILTERS_MIGRATION,
   ANNOTATIONS_MIGRATION,
+  CHANGE_LOG_MIGRATION,
 ];
 
 /** The schema version this package reads and writes. */

@@ -14,6 +14,13 @@ export {
   type ImportProgress,
   type ImportResult,
 } from './import.js';
+export {
+  createFollowingSource,
+  type FollowingSource,
+  type FollowingSourceOptions,
+  type FollowEvent,
+  type FollowState,
+} from './following/following-source.js';
 export { StatementTimeoutError } from './query-runner.js';
 export { DEFAULT_SCHEMA } from './schema.js';
 export { fieldText, termPattern } from './text-columns.js';

@@ -119,7 +119,7 @@ export interface PostgresSource extends WritableSource {
   close(): Promise<void>;
 }
 
-interface PaperRow {
+export interface PaperRow {
   id: string;
   arxiv_id: string | null;
   nips_id: string | null;
@@ -473,7 +473,7 @@ function resolveOptions(options: PostgresSourceOptions): ResolvedOptions {
 }
 
 /** The 13 fields of a row, in the API's order. */
-function toPaper(row: PaperRow): Paper {
+export function toPaper(row: PaperRow): Paper {
   return {
     id: row.id,
     arxiv_id: row.arxiv_id,

@@ -1,7 +1,8 @@
 /**
  * PostgreSQL benchmark: import time of the large catalogue (498k papers) into the local
  * server, then p50/p99 of `source.list` (count included) for the query classes of the memory
- * engine's benchmark, by ordering, on page 1 and on a deep page.
+ * engine's benchmark, by ordering, on page 1 and on a deep page; then the following source's
+ * load time and change visibility (postgres-follow.ts).
  *
  * Run alone: `node --import tsx --conditions=@paperlist/source benchmarks/src/postgres.bench.ts`
  * Environment: PAPERLIST_BENCH_DATABASE_URL (default PAPERLIST_TEST_DATABASE_URL, then
@@ -14,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { parseListQuery, parseQueryString, type PaperQuery } from '@paperlist/core';
 import { createPostgresSource, importPapers, migrate, type PostgresSource, type Queryable } from '@paperlist/postgres';
+import { runFollowBench } from './postgres-follow.js';
 
 const SCHEMA = 'paperlist_bench';
 const DATABASE_URL =
@@ -173,6 +175,8 @@ export async function runPostgresBench(): Promise<void> {
         console.log(`| ${name} | ${pageName} |${ms(percentile(s, 50))} |${ms(percentile(s, 99))} |`);
       }
     }
+
+    await runFollowBench(DATABASE_URL, SCHEMA);
   } finally {
     if (!REUSE) await pool.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`).catch(() => {});
     await pool.end();

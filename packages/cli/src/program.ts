@@ -112,6 +112,14 @@ ${EXIT_CODES_HELP}`,
       .option('--ephemeral-writes', 'allow writes without --state-dir (they are lost when the server stops)')
       .addOption(new Option('--database-url <url>', 'serve from PostgreSQL instead of files').env('PAPERLIST_DATABASE_URL').argParser(parseDatabaseUrl))
       .option('--schema <name>', 'the PostgreSQL schema holding the catalogue', 'paperlist')
+      .addOption(
+        new Option(
+          '--query-mode <mode>',
+          'with --database-url: memory (load the catalogue into the in-memory engine and follow its changes) or sql (answer every query in PostgreSQL)',
+        )
+          .choices(['memory', 'sql'])
+          .default('memory'),
+      )
       .addOption(new Option('-p, --port <port>', 'port to listen on (0: any free port)').env('PORT').argParser(parsePort).default(8000))
       .option('--host <host>', 'address to listen on (0.0.0.0 or :: for every interface)', '127.0.0.1')
       .option('--base-url <url>', 'scheme://host[:port] that next/previous links start with (default: from each request)')
@@ -150,7 +158,9 @@ Signals:
 
 Endpoints:
   {mount}/papers/ and {mount}/papers/{id}/  the Papers with Code API v1
-  /healthz                                  200 {"status":"ready","papers":N}; 503 while loading or stopping
+  /healthz                                  200 {"status":"ready","papers":N}; 503 while loading or stopping;
+                                            from PostgreSQL also "lag_ms", and "status":"degraded" (still 200)
+                                            while the database is out of reach
 
 Examples:
   paperlist serve
@@ -160,6 +170,7 @@ Examples:
   paperlist serve --data papers.jsonl.gz --state-dir /var/lib/paperlist --write-token-file /run/secrets/paperlist-token
   paperlist serve --data part-1.parquet --data part-2.parquet
   paperlist serve --database-url postgres://user@localhost/papers
+  paperlist serve --database-url postgres://user@localhost/papers --query-mode sql
 
 ${EXIT_CODES_HELP}`,
       )

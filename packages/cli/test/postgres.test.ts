@@ -50,7 +50,7 @@ describe.skipIf(DATABASE_URL === undefined)(
       expect((await getJson(`${url}attention-is-all-you-need/`)).body.arxiv_id).toBe('1706.03762');
       cli.child.kill('SIGTERM');
       expect((await cli.exited).code).toBe(0);
-    });
+    }, 120_000);
 
     it('cancels an import on SIGINT with exit code 130, leaving the database unchanged', async () => {
       const count = async () => Number((await pool.query(`SELECT count(*) AS n FROM "${schema}".papers`)).rows[0].n);
@@ -76,12 +76,12 @@ describe.skipIf(DATABASE_URL === undefined)(
       expect(await count()).toBe(2);
     });
 
-    it('takes HTTP writes with a token and --database-url: committed to PostgreSQL, seen by a second server', async () => {
-      const writes = `${schema}_writes`;
+    it.each(['memory', 'sql'])('takes HTTP writes with a token and --database-url --query-mode %s: committed to PostgreSQL, seen by a second server', async (mode) => {
+      const writes = `${schema}_writes_${mode}`;
       const data = await writeJsonLines(dir.file('writes.jsonl'), [paper('db-1'), paper('db-2')]);
       expect((await runCli(['import', '--quiet', '--database-url', DATABASE_URL!, '--schema', writes, data])).code).toBe(0);
       try {
-        const cli = startCli(['serve', '--port', '0', '--database-url', DATABASE_URL!, '--schema', writes], { env: { PAPERLIST_WRITE_TOKEN: 'pg-token' } });
+        const cli = startCli(['serve', '--port', '0', '--database-url', DATABASE_URL!, '--schema', writes, '--query-mode', mode], { env: { PAPERLIST_WRITE_TOKEN: 'pg-token' } });
         await cli.waitFor(/serving 2 papers/);
         const url = servedUrl(cli);
         const auth = { authorization: 'Token pg-token' };
@@ -98,14 +98,14 @@ describe.skipIf(DATABASE_URL === undefined)(
           { id: 'db-3', title: 'Written to PostgreSQL' },
         ]);
         expect((await getJson(`${url}?q=postgresql`)).body.count).toBe(2);
-        const second = startCli(['serve', '--port', '0', '--database-url', DATABASE_URL!, '--schema', writes]);
+        const second = startCli(['serve', '--port', '0', '--database-url', DATABASE_URL!, '--schema', writes, '--query-mode', mode]);
         await second.waitFor(/serving 2 papers/);
         expect((await fetch(`${servedUrl(second)}db-1/`)).status).toBe(404);
       } finally {
         killLeftovers();
         await pool.query(`DROP SCHEMA IF EXISTS "${writes}" CASCADE`);
       }
-    });
+    }, 120_000);
 
     it('migrate creates an empty schema, then finds it up to date', async () => {
       const fresh = `${schema}_migrated`;

@@ -4,7 +4,7 @@ import { createPapersHandler, type PaperSource, type RecordFormatOption } from '
 import { createMemorySource, type IndexedMemorySource } from '@paperlist/core/node';
 import { describeError, oneLine } from '../cli-error.js';
 import type { CommandContext } from '../context.js';
-import { openDatabaseSource, type DatabaseSource } from '../data/database.js';
+import { openDatabaseSource, type DatabaseSource, type QueryMode } from '../data/database.js';
 import { resolveInputs, sampleInput, type CatalogInput } from '../data/inputs.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { formatCount, formatDuration } from '../log.js';
@@ -28,6 +28,8 @@ export interface ServeOptions extends WriteOptions {
   databaseUrl?: string;
   /** The PostgreSQL schema holding the catalogue. */
   schema?: string;
+  /** With `databaseUrl`: answer from the in-memory engine following PostgreSQL (`memory`, default), or in SQL. */
+  queryMode?: QueryMode;
   port: number;
   host: string;
   baseUrl?: string;
@@ -126,10 +128,16 @@ class ServeProcess {
     let source: PaperSource;
     if (options.databaseUrl !== undefined) {
       this.database = await openDatabaseSource(options.databaseUrl, log, {
+        mode: options.queryMode ?? 'memory',
+        threads: options.workers,
+        budgetMs: options.budget,
+        ...(options.maxQueue === undefined ? {} : { maxQueue: options.maxQueue }),
         ...(options.timeout === undefined ? {} : { timeoutMs: options.timeout * 1000 }),
         ...(options.schema === undefined ? {} : { schema: options.schema }),
       });
-      source = this.database.source;
+      const database = this.database;
+      this.state.follow = () => database.follow();
+      source = database.source;
     } else {
       if (options.stateDir !== undefined) this.stateDir = await StateDir.open(resolve(context.cwd, options.stateDir));
       this.memory = createMemorySource([], {
@@ -211,9 +219,10 @@ class ServeProcess {
         : {
             metrics: new ServerMetrics(
               {
-                papers: () => this.state.papers,
+                papers: () => this.database?.follow()?.papers ?? this.state.papers,
                 version: () => source.version?.(),
-                queries: () => this.memory?.activity(),
+                queries: () => this.memory?.activity() ?? this.database?.activity(),
+                follow: () => this.database?.follow(),
                 journal: () => this.catalogue?.journalState(),
               },
               options.mount,
@@ -233,7 +242,8 @@ class ServeProcess {
 
   private announce(url: string): void {
     const papers = this.state.papers ?? 0;
-    const threads = this.memory === undefined ? '' : ` (${this.options.workers} query thread${this.options.workers === 1 ? '' : 's'})`;
+    const inMemory = this.memory !== undefined || this.database?.follow() !== undefined;
+    const threads = inMemory ? ` (${this.options.workers} query thread${this.options.workers === 1 ? '' : 's'})` : '';
     const line = `serving ${formatCount(papers)} papers at ${url}${threads}`;
     // With JSON logs, stdout holds only the access log's objects: the line is a log message then.
     if (this.context.log.format === 'json') this.context.log.info(line);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { PaperSource, PapersHandlerOptions, PapersRequest } from '@paperlist/core';
+import type { FollowState } from '@paperlist/postgres';
 import { createRequestListener, writeResponse, type TrustProxy } from '@paperlist/core/node';
 import { compressAnswer, ifNoneMatchForVariant, negotiateEncoding } from './compression.js';
 import { Cors } from './cors.js';
@@ -14,6 +15,8 @@ export interface ServerState {
   papers: number | undefined;
   /** Requests being answered right now. */
   inFlight: number;
+  /** With a catalogue followed from PostgreSQL: where the in-memory copy stands. */
+  follow?: () => FollowState | undefined;
 }
 
 export interface AppOptions extends Pick<PapersHandlerOptions, 'writeToken' | 'authorize' | 'maxWriteBytes'> {
@@ -122,10 +125,7 @@ export function createApp(options: AppOptions): RequestListener {
         });
         return;
       }
-      if (path === '/healthz') {
-        const ready = state.phase === 'ready';
-        return sendJson(res, ready ? 200 : 503, { status: state.phase, papers: state.papers ?? null });
-      }
+      if (path === '/healthz') return sendJson(res, ...health(state));
       if (path === '/') {
         res.statusCode = 302;
         res.setHeader('Location', `${mount}/papers/`);
@@ -156,6 +156,26 @@ function pathOf(url: string): string {
 }
 
 /** Counts requests in flight, asks clients to close their connection during a shutdown, and logs. */
+/**
+ * The answer of `/healthz`: 200 once ready, 503 while loading or stopping. A server following
+ * PostgreSQL adds `lag_ms` (see `FollowState`), and when it lost the database it answers
+ * `degraded`, still with 200: it keeps serving what it has, and a load balancer that took every
+ * server out when the database goes away would turn a stale catalogue into an outage. Alert on
+ * `lag_ms` (or the `paperlist_follow_lag_seconds` metric) instead.
+ */
+function health(state: ServerState): [number, Record<string, unknown>] {
+  const body: Record<string, unknown> = { status: state.phase, papers: state.papers ?? null };
+  const follow = state.follow?.();
+  if (follow !== undefined) {
+    if (state.phase === 'ready' && !follow.connected) body['status'] = 'degraded';
+    body['papers'] = follow.papers;
+    body['lag_ms'] = follow.lagMs;
+    body['sequence'] = follow.lastAppliedSequence;
+    if (follow.lastError !== null) body['error'] = follow.lastError;
+  }
+  return [state.phase === 'ready' ? 200 : 503, body];
+}
+
 function track(req: IncomingMessage, res: ServerResponse, state: ServerState, onResponse: AppOptions['onResponse'], metrics: ServerMetrics | undefined): void {
   const started = performance.now();
   const id = requestId(req.headers['x-request-id']);

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { API_ERRORS, type PapersResponse } from '@paperlist/core';
+import type { FollowState } from '@paperlist/postgres';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** What the metrics read from the server when scraped. */
@@ -12,6 +13,8 @@ export interface MetricsSources {
   queries(): { queued: number; running: number } | undefined;
   /** The write journal: its size and last batch on disk, with `--state-dir`. */
   journal?(): { bytes: number; sequence: number } | undefined;
+  /** The in-memory copy of a catalogue followed from PostgreSQL. */
+  follow?(): FollowState | undefined;
 }
 
 /** Latency buckets (seconds): sub-millisecond answers up to the slowest a budget allows. */
@@ -83,6 +86,33 @@ export class ServerMetrics {
       collect() {
         const journal = sources.journal?.();
         if (journal !== undefined) this.set(journal.sequence);
+      },
+    });
+    new Gauge({
+      name: 'paperlist_follow_lag_seconds',
+      help: 'How far the in-memory catalogue may be behind PostgreSQL (serve --database-url): 0 while connected and caught up.',
+      registers,
+      collect() {
+        const follow = sources.follow?.();
+        if (follow !== undefined) this.set(follow.lagMs / 1000);
+      },
+    });
+    new Gauge({
+      name: 'paperlist_follow_applied_sequence',
+      help: "The last sequence of PostgreSQL's change log applied to the in-memory catalogue.",
+      registers,
+      collect() {
+        const follow = sources.follow?.();
+        if (follow !== undefined) this.set(follow.lastAppliedSequence);
+      },
+    });
+    new Gauge({
+      name: 'paperlist_follow_connected',
+      help: 'Whether the server listens to PostgreSQL and its last read of the change log succeeded (1) or not (0).',
+      registers,
+      collect() {
+        const follow = sources.follow?.();
+        if (follow !== undefined) this.set(follow.connected ? 1 : 0);
       },
     });
     new Gauge({

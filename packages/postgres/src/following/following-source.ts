@@ -56,6 +56,7 @@ export interface FollowingSourceOptions {
 
 /** Something a following source did, for logs. */
 export type FollowEvent =
+  | { type: 'loading'; reason: string }
   | { type: 'loaded'; papers: number; sequence: number; ms: number; reason: string }
   | { type: 'connected'; again: boolean }
   | { type: 'disconnected'; error: Error }
@@ -354,6 +355,7 @@ class Follower implements FollowingSource {
   /** Loads the whole catalogue in one snapshot (the first time, or to replace the one served). */
   private async load(reason: string): Promise<void> {
     const { names, fetchSize } = this.options;
+    this.options.onEvent({ type: 'loading', reason });
     const started = performance.now();
     const head = await withSnapshot(this.db, async (tx): Promise<LogHead> => {
       const head = await readHead(tx, names);

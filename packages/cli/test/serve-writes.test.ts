@@ -95,7 +95,12 @@ describe('paperlist serve: HTTP writes', () => {
         }
       };
       const writers = Array.from({ length: 4 }, writer);
-      await new Promise((resolve) => setTimeout(resolve, 400 + round * 500));
+      // Killed once this round has two acknowledged batches (however slow the machine), at a varying moment after.
+      const before = acknowledged.size;
+      for (const deadline = Date.now() + 60_000; acknowledged.size < before + 2 && Date.now() < deadline; ) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      await new Promise((resolve) => setTimeout(resolve, round * 150));
       cli.child.kill('SIGKILL');
       stop = true;
       await Promise.all(writers);

@@ -41,8 +41,9 @@ interface Ancestor {
  *   the child stopping, continuing or exiting, and a stop (Ctrl-Z) stops this process too: so a
  *   wake-up while this process kept running, with the shell's child still there, is a signal.
  *
- * Under a package manager the server therefore watches its ancestors and stops gracefully when one
- * of them is gone or a shell among them was signalled. Linux only (it reads `/proc`); elsewhere,
+ * Under a package manager the server therefore watches its launchers (its ancestors up to the
+ * outermost package manager, see `ancestors`) and stops gracefully when one of them is gone or a
+ * shell among them was signalled. Linux only (it reads `/proc`); elsewhere,
  * and when not started by a package manager, it does nothing. Returns a function that stops watching.
  */
 export function watchLauncher(events: LauncherEvents, env: NodeJS.ProcessEnv = process.env): () => void {
@@ -68,7 +69,7 @@ export function watchLauncher(events: LauncherEvents, env: NodeJS.ProcessEnv = p
     const now = Date.now();
     const stale = now - lastTick > LATE_MS || now - continuedAt < AFTER_CONTINUE_MS;
     lastTick = now;
-    for (const { pid, parent } of chain) {
+    for (const { pid, parent } of watchedForExit(chain)) {
       if (parentOf(pid) !== parent) {
         stop();
         events.onGone(pid);
@@ -97,16 +98,43 @@ export function watchLauncher(events: LauncherEvents, env: NodeJS.ProcessEnv = p
   return stop;
 }
 
-/** The ancestors of `pid` below init, nearest first. */
+/**
+ * The launchers of `pid`, nearest first: its ancestors up to the outermost package manager
+ * (`npm exec`, `npx`, `pnpm`, `yarn`) and the shells the package managers run scripts with.
+ * Whatever started the package manager (a terminal, a script running other commands meanwhile, a
+ * shell that has exited) is not watched: its shells wake for their own reasons, and its exit
+ * leaves a detached server running, as it should. The outermost package manager's own parent is
+ * not watched for the same reason (see {@link watchedForExit}).
+ */
 function ancestors(pid: number): Ancestor[] {
   const chain: Ancestor[] = [];
   for (let at = parentOf(pid); at !== undefined && at > 1 && chain.length < 32; ) {
     const stat = statOf(at);
     if (stat === undefined) break;
-    chain.push({ pid: at, parent: stat.parent, wakeups: SHELLS.has(stat.command) ? wakeupsOf(at) : undefined });
+    const shell = SHELLS.has(stat.command);
+    // A shell counts only when a package manager runs it (its parent); anything else ends the chain.
+    if (shell ? !isPackageManager(stat.parent) : !isPackageManager(at)) break;
+    chain.push({ pid: at, parent: stat.parent, wakeups: shell ? wakeupsOf(at) : undefined });
     at = stat.parent;
   }
+  // Above the outermost package manager: nothing of the launch (a shell just below it was a script's own).
+  while (chain.length > 0 && !isPackageManager(chain[chain.length - 1]!.pid)) chain.pop();
   return chain;
+}
+
+/** The launchers whose exit (their parent changing) means the launch was stopped: all but the outermost. */
+function watchedForExit(chain: readonly Ancestor[]): readonly Ancestor[] {
+  return chain.slice(0, -1);
+}
+
+/** Whether `pid` runs npm, npx, pnpm or yarn (as its own program, or as node's script). */
+function isPackageManager(pid: number): boolean {
+  try {
+    const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').slice(0, 2);
+    return argv.some((arg) => /(^|\/)(npm|npx|pnpm|yarn)(-cli)?(\.c?js)?$|^npm exec\b|^(npm|pnpm|yarn) /.test(arg));
+  } catch {
+    return false;
+  }
 }
 
 /** The parent of `pid`, or `undefined` when it no longer exists. */

@@ -1,4 +1,7 @@
 import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 
@@ -85,6 +88,31 @@ describe("the README's start command", () => {
     expect(run.output()).not.toMatch(/was signalled to stop|has exited|shutting down/);
     run.child.kill('SIGTERM');
     await run.waitFor(/stopped/, 30_000);
+  });
+
+  it('keeps serving when a script starts it in the background and goes on with other commands, then exits', { timeout: 120_000 }, async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'paperlist-start-'));
+    const log = join(dir, 'server.log');
+    // The usual CI pattern: the server in the background, then other commands (each wakes the script's shell).
+    const script = spawn('sh', ['-c', `npx -y pnpm@10 start --port 0 > '${log}' 2>&1 &\nfor i in $(seq 1 60); do sleep 0.1; done`], { cwd: ROOT, stdio: 'ignore', detached: true });
+    children.push({ child: script, detached: true });
+    const output = () => readFile(log, 'utf8').catch(() => '');
+    const serving = /serving 4,000 papers at (http:\/\/\S+)/;
+    let url: string | undefined;
+    for (const deadline = Date.now() + 90_000; url === undefined && Date.now() < deadline; await new Promise((r) => setTimeout(r, 200))) {
+      url = serving.exec(await output())?.[1];
+    }
+    expect(url, await output()).toBeDefined();
+    const exited = script.exitCode !== null ? Promise.resolve() : new Promise((resolve) => script.once('exit', resolve));
+    await exited;
+    // The script's shell woke for every `sleep`, and it is gone now: neither is a request to stop.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect((await fetch(url!)).status).toBe(200);
+    expect(await output()).not.toMatch(/was signalled to stop|has exited|shutting down/);
+    process.kill(-script.pid!, 'SIGINT');
+    for (const deadline = Date.now() + 30_000; !/stopped/.test(await output()) && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 200));
+    expect(await output()).toMatch(/SIGINT: shutting down[^]*stopped/);
+    await rm(dir, { recursive: true, force: true });
   });
 
   it('stops the server gracefully on Ctrl-C (SIGINT to its process group, as a terminal sends it)', { timeout: 120_000 }, async () => {

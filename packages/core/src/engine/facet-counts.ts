@@ -68,17 +68,7 @@ function multiValueCounts(values: ValueSets, set: DocSet, n: number): FacetBucke
     const count = intersectionSize(table, i, set);
     if (count > 0) buckets.push({ value: values.values.word(i), count });
   }
-  const holds = new Uint8Array(n);
-  for (let i = 0; i < table.size; i++) {
-    const members = table.set(i);
-    spend(members.kind === 'bits' ? members.bits.length : table.df[i]!);
-    forEachDoc(members, n, (d) => (holds[d] = 1));
-  }
-  let none = 0;
-  forEachDoc(set, n, (d) => {
-    if (holds[d] === 0) none++;
-  });
-  buckets.push({ value: null, count: none });
+  buckets.push({ value: null, count: setSize(set) - matchedWithNames(table, set, n) });
   return buckets;
 }
 
@@ -141,7 +131,7 @@ function nameCounts(index: IndexData, set: DocSet): Uint32Array {
   return counts;
 }
 
-/** How many documents of `set` hold at least one value of `table`. */
+/** How many documents of `set` hold at least one value of `table` (marked in one pass over the table). */
 function matchedWithNames(table: DocSetTable, set: DocSet, n: number): number {
   const holds = new Uint8Array(n);
   for (let i = 0; i < table.size; i++) {

@@ -3,11 +3,10 @@ import { createMemorySource, type Paper, type PapersHandlerOptions, type PaperSo
 import { loadSamplePapers } from '@paperlist/core/sample';
 import { fixturePapers } from './fixture-papers.js';
 import { pathOf, rawRequest, type RawRequestOptions, type RawResponse } from './raw-request.js';
-import type { RunningServer } from './serve-fetch-handler.js';
+import type { ConformanceServerOptions, RunningServer } from './serve-fetch-handler.js';
+export type { ConformanceServerOptions } from './serve-fetch-handler.js';
 import { defineWriteCases } from './http-write-cases.js';
 
-/** Options a target's server is started with: the handler's options and where to mount it. */
-export type ConformanceServerOptions = PapersHandlerOptions & { mount: string };
 
 /** One way of serving the papers API over HTTP: an adapter, or the fetch handler behind a bridge. */
 export interface HttpConformanceTarget {

@@ -3,8 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemorySource, type Paper } from '@paperlist/core';
 import { fixturePapers } from './fixture-papers.js';
 import { rawRequest, type RawRequestOptions, type RawResponse } from './raw-request.js';
-import type { RunningServer } from './serve-fetch-handler.js';
-import type { ConformanceServerOptions } from './http-conformance-suite.js';
+import type { ConformanceServerOptions, RunningServer } from './serve-fetch-handler.js';
 
 const MOUNT = '/api/v1';
 const LIST = `${MOUNT}/papers/`;

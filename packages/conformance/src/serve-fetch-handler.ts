@@ -1,5 +1,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { PapersHandlerOptions } from '@paperlist/core';
+
+/** Options a target's server is started with: the handler's options and where to mount it. */
+export type ConformanceServerOptions = PapersHandlerOptions & { mount: string };
 
 /** A running server: its origin (`http://127.0.0.1:PORT`) and how to stop it. */
 export interface RunningServer {

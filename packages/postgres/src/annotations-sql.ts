@@ -1,6 +1,6 @@
 import { nameSlug, normalizeAnnotations, type AnnotationMap, type MethodRecord, type PaperAnnotations } from '@paperlist/core';
 import type { Queryable } from './db.js';
-import type { Migration } from './migrations.js';
+import type { Migration } from './migration.js';
 import { qualified, type SchemaNames } from './schema.js';
 import { isUnstorable } from './unstorable-text.js';
 

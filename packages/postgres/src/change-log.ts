@@ -1,5 +1,5 @@
 import { quoteLiteral, type Queryable } from './db.js';
-import type { Migration } from './migrations.js';
+import type { Migration } from './migration.js';
 import { qualified, type SchemaNames } from './schema.js';
 import { annotationTables } from './annotations-sql.js';
 

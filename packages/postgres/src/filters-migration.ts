@@ -1,4 +1,4 @@
-import type { Migration } from './migrations.js';
+import type { Migration } from './migration.js';
 import { venueKeyFunction, VENUE_KEY_FUNCTION } from './filters-sql.js';
 
 /**

@@ -3,14 +3,9 @@ import { schemaNames, type SchemaNames } from './schema.js';
 import { FILTERS_MIGRATION } from './filters-migration.js';
 import { ANNOTATIONS_MIGRATION } from './annotations-sql.js';
 import { CHANGE_LOG_MIGRATION } from './change-log.js';
+import type { Migration } from './migration.js';
 
-/** One step of the schema: applied once, in order, recorded in `paperlist_migrations`. */
-export interface Migration {
-  version: number;
-  name: string;
-  /** The statements of the step, one statement each. */
-  up(names: SchemaNames): string[];
-}
+export type { Migration } from './migration.js';
 
 /**
  * The schema's history. Never edit a released step: add a new one.

@@ -2,7 +2,7 @@ import { toJsonBytes, toPaper } from '../encoded-paper.js';
 import type { ListRequest } from '../query/parse-list-query.js';
 import { projectFields } from '../query/project-fields.js';
 import { positionOf } from '../pagination/cursor.js';
-import { concatBytes } from './respond.js';
+import { concatBytes } from './bytes.js';
 import type { OrderKey, PaperQuery, PaperSource, SourceCallOptions } from '../source.js';
 
 /** Papers asked of the source at a time: one chunk of the stream (about 1.3 MB of JSON). */

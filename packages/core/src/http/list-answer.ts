@@ -17,7 +17,8 @@ import { fieldErrorsResponse } from './field-errors-response.js';
 import type { ResolvedHandlerOptions } from './handler-options.js';
 import type { Representation } from './negotiate.js';
 import { linkOrigin } from './request-parts.js';
-import { concatBytes, CONTRACT_HEADERS, encodeUtf8, jsonResponse } from './respond.js';
+import { concatBytes } from './bytes.js';
+import { CONTRACT_HEADERS, encodeUtf8, jsonResponse } from './respond.js';
 import type { PapersRequest, PapersResponse } from './types.js';
 
 /*

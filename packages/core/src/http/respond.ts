@@ -43,19 +43,6 @@ export function notModifiedResponse(etag: string): PapersResponse {
   return { status: 304, headers: { ...CONTRACT_HEADERS, ETag: etag }, body: null };
 }
 
-/** Joins byte chunks into one array. */
-export function concatBytes(chunks: readonly Uint8Array[]): Uint8Array {
-  let length = 0;
-  for (const chunk of chunks) length += chunk.byteLength;
-  const out = new Uint8Array(length);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
-}
-
 /** UTF-8 bytes of a string. */
 export function encodeUtf8(text: string): Uint8Array {
   return utf8.encode(text);

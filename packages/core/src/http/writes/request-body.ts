@@ -1,4 +1,4 @@
-import { concatBytes } from '../respond.js';
+import { concatBytes } from '../bytes.js';
 
 /**
  * A request's body as an adapter hands it to the core: bytes already read, or a stream the core

@@ -4,7 +4,7 @@ import { indexFromParts, indexParts } from '../engine/index-parts.js';
 import type { Segment } from '../segments/segment.js';
 import type { Paper } from '../paper.js';
 import type { AnnotationMap } from '../annotations/annotations.js';
-import type { FromBuilder, ToBuilder } from '../threads/build-messages.js';
+import type { BuilderData, FromBuilder, ToBuilder } from '../threads/build-messages.js';
 import { buildWorkerScript } from '../threads/worker-script.js';
 
 /** Papers sent to the building thread in one message. */
@@ -20,7 +20,7 @@ const MAX_IN_FLIGHT = 8;
  * in shared memory, not copied.
  */
 export async function buildOnThread(papers: Iterable<Paper> | AsyncIterable<Paper>, annotations?: AnnotationMap): Promise<IndexData> {
-  const worker = new Worker(buildWorkerScript(), { name: 'paperlist-build' });
+  const worker = new Worker(buildWorkerScript(), { name: 'paperlist-build', workerData: { role: 'build' } satisfies BuilderData });
   const inbox = new Inbox(worker);
   try {
     let batch: Paper[] = [];
@@ -62,7 +62,7 @@ export async function buildOnThread(papers: Iterable<Paper> | AsyncIterable<Pape
  * so a merge of a million papers takes nothing from the thread that serves requests.
  */
 export async function mergeOnThread(segments: readonly Segment[]): Promise<IndexData> {
-  const worker = new Worker(buildWorkerScript(), { name: 'paperlist-merge' });
+  const worker = new Worker(buildWorkerScript(), { name: 'paperlist-merge', workerData: { role: 'merge' } satisfies BuilderData });
   const inbox = new Inbox(worker);
   try {
     worker.postMessage({ type: 'segments', segments: segments.map(({ index, live }) => ({ parts: indexParts(index), live })) } satisfies ToBuilder);
@@ -95,7 +95,7 @@ export class DeltaBuilder {
 
   private async run(papers: readonly Paper[], annotations: AnnotationMap): Promise<IndexData> {
     if (this.worker === null) {
-      this.worker = new Worker(buildWorkerScript(), { name: 'paperlist-delta' });
+      this.worker = new Worker(buildWorkerScript(), { name: 'paperlist-delta', workerData: { role: 'delta' } satisfies BuilderData });
       this.inbox = new Inbox(this.worker);
     }
     const worker = this.worker;

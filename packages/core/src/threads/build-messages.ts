@@ -2,6 +2,12 @@ import type { IndexParts } from '../engine/index-parts.js';
 import type { Paper } from '../paper.js';
 import type { PaperAnnotations } from '../annotations/annotations.js';
 import type { LiveDocs } from '../segments/segment.js';
+import type { ThreadRole } from './thread-priority.js';
+
+/** A building thread's `workerData`: what it builds, which sets its priority. */
+export interface BuilderData {
+  role: Exclude<ThreadRole, 'query'>;
+}
 
 /**
  * From the building thread's owner: papers to add, in order (with the tasks and methods of each,

@@ -3,14 +3,16 @@
  * tokenizing, serializing and laying out the postings happen here, so the thread that serves
  * requests only reads and parses the input. The finished index goes back as shared memory.
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { IndexBuilder } from '../engine/builder.js';
 import { indexFromParts, indexParts } from '../engine/index-parts.js';
 import { livePapers } from '../segments/segment-writes.js';
-import type { FromBuilder, ToBuilder } from './build-messages.js';
+import type { BuilderData, FromBuilder, ToBuilder } from './build-messages.js';
+import { lowerThreadPriority } from './thread-priority.js';
 
 const port = parentPort;
 if (port === null) throw new Error('paperlist: build-worker.js runs as a worker thread of the memory source');
+lowerThreadPriority((workerData as BuilderData).role);
 // A new builder after each finished index: a thread kept for the writes' delta indexes builds one after another.
 let builder = new IndexBuilder();
 

@@ -10,10 +10,12 @@ import { SegmentedEngine } from '../segments/segmented-engine.js';
 import { segmentedPageJson } from '../segments/segmented-page.js';
 import { QueryInterruptedError } from '../engine/work-budget.js';
 import type { SegmentMessage, ToPool, ToThread, ThreadData } from './pool-messages.js';
+import { lowerThreadPriority } from './thread-priority.js';
 
 const port = parentPort;
 if (port === null) throw new Error('paperlist: engine-worker.js runs as a worker thread of the memory source');
 const data = workerData as ThreadData;
+lowerThreadPriority('query');
 /** The indexes of the segments served, by segment id: kept from one generation to the next. */
 let indexes = new Map<number, IndexData>();
 

@@ -85,22 +85,61 @@ export class DeltaBuilder {
   private inbox: Inbox | null = null;
   /** Builds wait for the one before (the writer applies one batch at a time anyway). */
   private last: Promise<unknown> = Promise.resolve();
+  /** The warm-up build of a thread just started (see {@link start}); the first batch waits for it. */
+  private warm: Promise<void> = Promise.resolve();
 
   /** The index of `papers`, with their tasks and methods by id. */
   build(papers: readonly Paper[], annotations: AnnotationMap): Promise<IndexData> {
     const next = this.last.then(() => this.run(papers, annotations));
-    this.last = next.catch(() => undefined);
+    this.last = next.then(
+      () => undefined,
+      () => undefined,
+    );
     return next;
   }
 
+  /**
+   * Starts the thread now (a source that serves from query threads calls it at creation):
+   * starting it and compiling the building code cost several hundred milliseconds, which the
+   * first write would otherwise wait for. The thread builds a tiny index at once, so that the
+   * builder's code is compiled before the first batch arrives; it never keeps the process alive.
+   */
+  start(): void {
+    if (this.worker !== null) return;
+    const worker = new Worker(buildWorkerScript(), { name: 'paperlist-delta' });
+    const inbox = new Inbox(worker);
+    this.worker = worker;
+    this.inbox = inbox;
+    worker.unref();
+    const warmed = (async () => {
+      worker.postMessage({ type: 'papers', papers: WARM_UP } satisfies ToBuilder);
+      await inbox.expect('added');
+      worker.postMessage({ type: 'finish' } satisfies ToBuilder);
+      await inbox.expect('built');
+    })();
+    // A warm-up that failed (the thread could not start): the next build starts another thread.
+    this.warm = warmed.catch(() => {
+      if (this.worker === worker) {
+        this.worker = null;
+        this.inbox = null;
+        void worker.terminate();
+      }
+    });
+  }
+
   private async run(papers: readonly Paper[], annotations: AnnotationMap): Promise<IndexData> {
-    if (this.worker === null) {
-      this.worker = new Worker(buildWorkerScript(), { name: 'paperlist-delta' });
-      this.inbox = new Inbox(this.worker);
+    // Each start's warm-up is awaited (its answers must not be taken for the batch's), with the
+    // thread referenced: the caller waits for it, so the process must not exit meanwhile.
+    for (let attempt = 0; this.worker === null || attempt === 0; attempt++) {
+      if (attempt > 1) throw new Error('paperlist: the thread that builds the writes\' delta indexes could not start');
+      if (this.worker === null) this.start();
+      const starting = this.worker!;
+      starting.ref();
+      await this.warm;
+      if (this.worker !== starting) starting.unref();
     }
-    const worker = this.worker;
+    const worker = this.worker!;
     const inbox = this.inbox!;
-    worker.ref();
     try {
       const notes = annotations.size === 0 ? undefined : papers.map((paper) => annotations.get(paper.id) ?? null);
       worker.postMessage({ type: 'papers', papers: [...papers], ...(notes === undefined ? {} : { annotations: notes }) } satisfies ToBuilder);
@@ -127,6 +166,40 @@ export class DeltaBuilder {
     if (worker !== null) await worker.terminate();
   }
 }
+
+/** Papers whose tiny index warms the delta thread up: ASCII and not, every field filled. */
+const WARM_UP: Paper[] = [
+  {
+    id: 'paperlist-warm-up-1',
+    arxiv_id: '0000.00000',
+    nips_id: null,
+    url_abs: 'https://example.org/a',
+    url_pdf: 'https://example.org/a.pdf',
+    title: 'Warming up: a delta index of two papers',
+    abstract: 'Tokenizing, serializing and laying out the postings of 2 papers, once.',
+    authors: ['Ada Lovelace', 'Alan Turing'],
+    published: '2020-01-01',
+    conference: null,
+    conference_url_abs: null,
+    conference_url_pdf: null,
+    proceeding: 'NeurIPS 2020',
+  },
+  {
+    id: 'paperlist-warm-up-2',
+    arxiv_id: null,
+    nips_id: null,
+    url_abs: 'https://example.org/b',
+    url_pdf: 'https://example.org/b.pdf',
+    title: 'Über Ämter und Wörter',
+    abstract: 'Ein Überblick (ß, é, ł) über 42 Wörter.',
+    authors: ['Zoë Łukasiewicz'],
+    published: null,
+    conference: null,
+    conference_url_abs: null,
+    conference_url_pdf: null,
+    proceeding: null,
+  },
+];
 
 /** The building thread's messages in order, with its crash or exit as a failure. */
 class Inbox {

@@ -112,10 +112,13 @@ export class DeltaBuilder {
     this.inbox = inbox;
     worker.unref();
     const warmed = (async () => {
-      worker.postMessage({ type: 'papers', papers: WARM_UP } satisfies ToBuilder);
-      await inbox.expect('added');
-      worker.postMessage({ type: 'finish' } satisfies ToBuilder);
-      await inbox.expect('built');
+      // A few hundred papers a few times: enough calls for V8 to optimize the tokenizer and the layout code.
+      for (let round = 0; round < WARM_UP_ROUNDS; round++) {
+        worker.postMessage({ type: 'papers', papers: warmUpPapers(round) } satisfies ToBuilder);
+        await inbox.expect('added');
+        worker.postMessage({ type: 'finish' } satisfies ToBuilder);
+        await inbox.expect('built');
+      }
     })();
     // A warm-up that failed (the thread could not start): the next build starts another thread.
     this.warm = warmed.catch(() => {
@@ -167,39 +170,32 @@ export class DeltaBuilder {
   }
 }
 
-/** Papers whose tiny index warms the delta thread up: ASCII and not, every field filled. */
-const WARM_UP: Paper[] = [
-  {
-    id: 'paperlist-warm-up-1',
-    arxiv_id: '0000.00000',
+/** Builds the delta thread makes when it starts, and papers in each. */
+const WARM_UP_ROUNDS = 3;
+const WARM_UP_PAPERS = 300;
+const WARM_UP_WORDS = ['learning', 'neural', 'Network', 'graph', 'über', 'Ämter', 'model', 'GPT-4', 'of', 'the', 'a', 'Transformers', '1706.03762', 'łódź', 'deep', 'x'];
+
+/** Papers whose indexes warm the delta thread up: varied words, ASCII and not, every field filled or null. */
+function warmUpPapers(round: number): Paper[] {
+  const word = (i: number) => WARM_UP_WORDS[i % WARM_UP_WORDS.length]!;
+  const separator = (i: number) => (i % 3 === 0 ? ', ' : ' ');
+  const text = (i: number, words: number) => Array.from({ length: words }, (_, k) => `${word(i * 7 + k * 3)}${(i + k) % 5 === 0 ? i : ''}`).join(separator(i));
+  return Array.from({ length: WARM_UP_PAPERS }, (_, i): Paper => ({
+    id: `paperlist-warm-up-${round}-${i}`,
+    arxiv_id: i % 4 === 0 ? null : `2001.${String(i).padStart(5, '0')}`,
     nips_id: null,
-    url_abs: 'https://example.org/a',
-    url_pdf: 'https://example.org/a.pdf',
-    title: 'Warming up: a delta index of two papers',
-    abstract: 'Tokenizing, serializing and laying out the postings of 2 papers, once.',
-    authors: ['Ada Lovelace', 'Alan Turing'],
-    published: '2020-01-01',
+    url_abs: `https://example.org/${i}`,
+    url_pdf: `https://example.org/${i}.pdf`,
+    title: text(i, 3 + (i % 9)),
+    abstract: text(i + 1, 40 + (i % 120)),
+    authors: Array.from({ length: i % 5 }, (_, a) => `${word(i + a)} ${word(i * a + 2)}`),
+    published: i % 6 === 0 ? null : `20${String(10 + (i % 15))}-0${1 + (i % 9)}-1${i % 10}`,
     conference: null,
     conference_url_abs: null,
     conference_url_pdf: null,
-    proceeding: 'NeurIPS 2020',
-  },
-  {
-    id: 'paperlist-warm-up-2',
-    arxiv_id: null,
-    nips_id: null,
-    url_abs: 'https://example.org/b',
-    url_pdf: 'https://example.org/b.pdf',
-    title: 'Über Ämter und Wörter',
-    abstract: 'Ein Überblick (ß, é, ł) über 42 Wörter.',
-    authors: ['Zoë Łukasiewicz'],
-    published: null,
-    conference: null,
-    conference_url_abs: null,
-    conference_url_pdf: null,
-    proceeding: null,
-  },
-];
+    proceeding: i % 2 === 0 ? null : `NeurIPS 20${10 + (i % 15)}`,
+  }));
+}
 
 /** The building thread's messages in order, with its crash or exit as a failure. */
 class Inbox {

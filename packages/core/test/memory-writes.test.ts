@@ -142,6 +142,23 @@ describe('memory source writes = a fresh build = the scan source', () => {
     expect(source.version()).not.toBe(after);
   });
 
+  it('moves the version by what a batch stores, not only by the ids it touches', async () => {
+    // Same start, same ids written, different content (an abstract only: the title is the same).
+    const versions = await Promise.all(
+      ['one abstract', 'another abstract'].map(async (abstract) => {
+        const source = createMemorySource(sample.slice(0, 10), { version: 'fixed' });
+        await source.upsert([{ ...sample[0]!, abstract }]);
+        return source.version();
+      }),
+    );
+    expect(versions[0]).not.toBe(versions[1]);
+    expect(versions).not.toContain('fixed');
+    // And a paper stored again exactly as it is, title and all, changes nothing.
+    const source = createMemorySource(sample.slice(0, 10), { version: 'fixed' });
+    expect(await source.upsert([{ ...sample[1]! }])).toEqual({ created: 0, updated: 1, deleted: 0 });
+    expect(source.version()).toBe('fixed');
+  });
+
   it('refuses a batch with an invalid paper whole, applying nothing', async () => {
     const source = createMemorySource(sample.slice(0, 10));
     const before = source.version();

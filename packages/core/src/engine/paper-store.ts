@@ -68,9 +68,13 @@ export class PaperStore {
 
   /** The paper with this id, or -1. */
   findId(id: string): number {
-    const key = jsonStringBytes(id);
+    return this.findIdKey(idKey(id));
+  }
+
+  /** {@link findId} by the id's key ({@link idKey}): a lookup in several stores encodes the id once. */
+  findIdKey({ bytes: key, hash }: IdKey): number {
     const mask = this.idTable.length - 1;
-    for (let slot = hashBytes(key, 0, key.length) & mask; ; slot = (slot + 1) & mask) {
+    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
       const d = this.idTable[slot]! - 1;
       if (d < 0) return -1;
       const json = this.json(d);
@@ -248,6 +252,18 @@ export function readJsonString(json: Uint8Array, from: number): string {
 }
 
 const encoder = new TextEncoder();
+
+/** An id as the id tables look it up: the bytes it is stored as, and their hash. */
+export interface IdKey {
+  readonly bytes: Uint8Array;
+  readonly hash: number;
+}
+
+/** The key of `id` for {@link PaperStore.findIdKey}. */
+export function idKey(id: string): IdKey {
+  const bytes = jsonStringBytes(id);
+  return { bytes, hash: hashBytes(bytes, 0, bytes.length) };
+}
 
 /** The UTF-8 bytes of `JSON.stringify(text)` without its quotes (how the text sits in the JSON). */
 function jsonStringBytes(text: string): Uint8Array {

@@ -85,22 +85,64 @@ export class DeltaBuilder {
   private inbox: Inbox | null = null;
   /** Builds wait for the one before (the writer applies one batch at a time anyway). */
   private last: Promise<unknown> = Promise.resolve();
+  /** The warm-up build of a thread just started (see {@link start}); the first batch waits for it. */
+  private warm: Promise<void> = Promise.resolve();
 
   /** The index of `papers`, with their tasks and methods by id. */
   build(papers: readonly Paper[], annotations: AnnotationMap): Promise<IndexData> {
     const next = this.last.then(() => this.run(papers, annotations));
-    this.last = next.catch(() => undefined);
+    this.last = next.then(
+      () => undefined,
+      () => undefined,
+    );
     return next;
   }
 
+  /**
+   * Starts the thread now (a source that serves from query threads calls it at creation):
+   * starting it and compiling the building code cost several hundred milliseconds, which the
+   * first write would otherwise wait for. The thread builds a tiny index at once, so that the
+   * builder's code is compiled before the first batch arrives; it never keeps the process alive.
+   */
+  start(): void {
+    if (this.worker !== null) return;
+    const worker = new Worker(buildWorkerScript(), { name: 'paperlist-delta', workerData: { role: 'delta' } satisfies BuilderData });
+    const inbox = new Inbox(worker);
+    this.worker = worker;
+    this.inbox = inbox;
+    worker.unref();
+    const warmed = (async () => {
+      // A few hundred papers a few times: enough calls for V8 to optimize the tokenizer and the layout code.
+      for (let round = 0; round < WARM_UP_ROUNDS; round++) {
+        worker.postMessage({ type: 'papers', papers: warmUpPapers(round) } satisfies ToBuilder);
+        await inbox.expect('added');
+        worker.postMessage({ type: 'finish' } satisfies ToBuilder);
+        await inbox.expect('built');
+      }
+    })();
+    // A warm-up that failed (the thread could not start): the next build starts another thread.
+    this.warm = warmed.catch(() => {
+      if (this.worker === worker) {
+        this.worker = null;
+        this.inbox = null;
+        void worker.terminate();
+      }
+    });
+  }
+
   private async run(papers: readonly Paper[], annotations: AnnotationMap): Promise<IndexData> {
-    if (this.worker === null) {
-      this.worker = new Worker(buildWorkerScript(), { name: 'paperlist-delta', workerData: { role: 'delta' } satisfies BuilderData });
-      this.inbox = new Inbox(this.worker);
+    // Each start's warm-up is awaited (its answers must not be taken for the batch's), with the
+    // thread referenced: the caller waits for it, so the process must not exit meanwhile.
+    for (let attempt = 0; this.worker === null || attempt === 0; attempt++) {
+      if (attempt > 1) throw new Error('paperlist: the thread that builds the writes\' delta indexes could not start');
+      if (this.worker === null) this.start();
+      const starting = this.worker!;
+      starting.ref();
+      await this.warm;
+      if (this.worker !== starting) starting.unref();
     }
-    const worker = this.worker;
+    const worker = this.worker!;
     const inbox = this.inbox!;
-    worker.ref();
     try {
       const notes = annotations.size === 0 ? undefined : papers.map((paper) => annotations.get(paper.id) ?? null);
       worker.postMessage({ type: 'papers', papers: [...papers], ...(notes === undefined ? {} : { annotations: notes }) } satisfies ToBuilder);
@@ -126,6 +168,33 @@ export class DeltaBuilder {
     this.inbox = null;
     if (worker !== null) await worker.terminate();
   }
+}
+
+/** Builds the delta thread makes when it starts, and papers in each. */
+const WARM_UP_ROUNDS = 3;
+const WARM_UP_PAPERS = 300;
+const WARM_UP_WORDS = ['learning', 'neural', 'Network', 'graph', 'über', 'Ämter', 'model', 'GPT-4', 'of', 'the', 'a', 'Transformers', '1706.03762', 'łódź', 'deep', 'x'];
+
+/** Papers whose indexes warm the delta thread up: varied words, ASCII and not, every field filled or null. */
+function warmUpPapers(round: number): Paper[] {
+  const word = (i: number) => WARM_UP_WORDS[i % WARM_UP_WORDS.length]!;
+  const separator = (i: number) => (i % 3 === 0 ? ', ' : ' ');
+  const text = (i: number, words: number) => Array.from({ length: words }, (_, k) => `${word(i * 7 + k * 3)}${(i + k) % 5 === 0 ? i : ''}`).join(separator(i));
+  return Array.from({ length: WARM_UP_PAPERS }, (_, i): Paper => ({
+    id: `paperlist-warm-up-${round}-${i}`,
+    arxiv_id: i % 4 === 0 ? null : `2001.${String(i).padStart(5, '0')}`,
+    nips_id: null,
+    url_abs: `https://example.org/${i}`,
+    url_pdf: `https://example.org/${i}.pdf`,
+    title: text(i, 3 + (i % 9)),
+    abstract: text(i + 1, 40 + (i % 120)),
+    authors: Array.from({ length: i % 5 }, (_, a) => `${word(i + a)} ${word(i * a + 2)}`),
+    published: i % 6 === 0 ? null : `20${String(10 + (i % 15))}-0${1 + (i % 9)}-1${i % 10}`,
+    conference: null,
+    conference_url_abs: null,
+    conference_url_pdf: null,
+    proceeding: i % 2 === 0 ? null : `NeurIPS 20${10 + (i % 15)}`,
+  }));
 }
 
 /** The building thread's messages in order, with its crash or exit as a failure. */

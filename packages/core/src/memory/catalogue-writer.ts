@@ -1,7 +1,7 @@
 import type { AnnotationMap } from '../annotations/annotations.js';
 import type { IndexData } from '../engine/builder.js';
 import type { Paper } from '../paper.js';
-import { findLive, type Segment } from '../segments/segment.js';
+import { liveFinder, type Segment } from '../segments/segment.js';
 import { deltaPapers, dropUnchanged, segmentsAfter } from '../segments/segment-writes.js';
 import { netChanges } from '../writes/apply-changes.js';
 import type { PaperChange, WriteResult } from '../writes/paper-changes.js';
@@ -14,8 +14,8 @@ export interface WriteTarget {
   epoch(): number;
   /** The index of a batch's stored papers. */
   buildDelta(papers: readonly Paper[], annotations: AnnotationMap): Promise<IndexData>;
-  /** Serves `segments` from now on (after the batch with these net changes). */
-  install(segments: readonly Segment[], changes: ReadonlyMap<string, Paper | null>): void;
+  /** Serves `segments` from now on (after the batch with these net changes, whose stored papers `delta` indexes). */
+  install(segments: readonly Segment[], changes: ReadonlyMap<string, Paper | null>, delta: IndexData | null): void;
   /** Resolves when no replacement of the catalogue is under way. */
   settled(): Promise<void>;
   /** Whether a replacement is under way. */
@@ -75,22 +75,24 @@ export class CatalogueWriter {
       if (this.target.replacing()) await this.target.settled();
       const epoch = this.target.epoch();
       const segments = this.target.current();
+      const find = liveFinder(segments);
       const combined = new Map<string, Paper | null>();
       const results = batches.map((batch) => {
-        const has = (id: string) => (combined.has(id) ? combined.get(id) !== null : findLive(segments, id) !== null);
+        const has = (id: string) => (combined.has(id) ? combined.get(id) !== null : find(id) !== null);
         const { final, result } = netChanges(batch.changes, has);
         for (const [id, paper] of final) combined.set(id, paper);
         return result;
       });
-      dropUnchanged(combined, segments);
+      dropUnchanged(combined, segments, find);
       // Nothing to change (deletes of absent ids, papers stored as they are): no new segments.
       if (combined.size === 0) return results;
-      const { papers, annotations } = deltaPapers(combined, segments);
+      const { papers, annotations } = deltaPapers(combined, segments, find);
       const delta = papers.length > 0 ? await this.target.buildDelta(papers, annotations) : null;
       // The catalogue was replaced while the delta was built (or is being replaced): apply the batches on top of the replacement.
       if (this.target.epoch() !== epoch || this.target.replacing()) continue;
-      // Merges finished meanwhile change segments, never their papers: the copies to mask are found again.
-      this.target.install(segmentsAfter(this.target.current(), combined, delta), combined);
+      // Merges finished meanwhile change segments, never their papers: the copies to mask are then found again.
+      const now = this.target.current();
+      this.target.install(segmentsAfter(now, combined, delta, now === segments ? find : liveFinder(now)), combined, delta);
       return results;
     }
   }

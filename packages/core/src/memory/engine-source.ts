@@ -1,6 +1,6 @@
 import type { IndexData } from '../engine/builder.js';
 import { EncodedPaper } from '../encoded-paper.js';
-import { serializePaper, type Paper } from '../paper.js';
+import type { Paper } from '../paper.js';
 import type { MemorySource } from '../scan/scan-source.js';
 import type { PaperPage, PaperQuery, SourceCallOptions } from '../source.js';
 import { buildIndex } from './build-index.js';
@@ -29,8 +29,8 @@ export class EngineSource implements MemorySource {
     current: () => this.segments,
     epoch: () => this.generation,
     buildDelta: (papers, annotations) => this.buildDelta(papers, annotations),
-    install: (segments, changes) => {
-      this.fixedVersion = writtenVersion(this.fixedVersion, catalogueSize(segments), changes);
+    install: (segments, changes, delta) => {
+      this.fixedVersion = writtenVersion(this.fixedVersion, catalogueSize(segments), changes, delta);
       this.install(segments);
       this.merger.written(changes.keys());
     },
@@ -179,20 +179,21 @@ function versionOf(index: IndexData): string {
 }
 
 /**
- * The version after a write: a digest of the version before and the batch's net changes, so it
- * moves with every batch that changes something (in any order of batches) without reading the
- * catalogue; merges, which change no paper, keep it.
+ * The version after a write: a digest of the version before and the batch's net changes (the ids
+ * it touched, whether each was deleted, and the digest of the delta index of the papers it
+ * stores, made while that was built: hashing their JSON again here cost the thread serving
+ * requests milliseconds per hundred papers), so it moves with every batch that changes
+ * something (in any order of batches) without reading the catalogue; merges, which change no
+ * paper, keep it.
  */
-function writtenVersion(previous: string, size: number, changes: ReadonlyMap<string, Paper | null>): string {
+function writtenVersion(previous: string, size: number, changes: ReadonlyMap<string, Paper | null>, delta: IndexData | null): string {
   let h = 0x811c9dc5;
   const add = (text: string) => {
     for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
     h = Math.imul(h ^ 0xff, 0x01000193);
   };
   add(previous);
-  for (const [id, paper] of changes) {
-    add(id);
-    add(paper === null ? '' : serializePaper(paper));
-  }
+  for (const [id, paper] of changes) add(paper === null ? `-${id}` : `+${id}`);
+  add(delta === null ? '' : delta.digest);
   return `m${size}-w${(h >>> 0).toString(16).padStart(8, '0')}`;
 }

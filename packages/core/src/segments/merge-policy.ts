@@ -11,7 +11,11 @@ export interface MergePolicy {
    * this share of the base. Default 0.02.
    */
   maxDeltaShare?: number;
-  /** The newest deltas are merged into one once there are more than this many of them. Default 8. */
+  /**
+   * Past this many deltas, the newest ones of about the same size are merged into one (tiers:
+   * each paper is merged again only when the deltas written after it have caught up with it).
+   * Default 8.
+   */
   maxDeltas?: number;
 }
 
@@ -24,8 +28,10 @@ export const DEFAULT_MERGE_POLICY: Required<MergePolicy> = { maxDeltaShare: 0.02
  * - full: the base and the deltas after it (up to the first busy one), when the deltas' papers
  *   and the base's deleted documents outgrow `maxDeltaShare` of the base: queries then cost
  *   one index again, and the base's deleted documents are dropped;
- * - deltas: the deltas after the last busy segment, when there are more than `maxDeltas` of
- *   them (a full merge takes minutes at a million papers, while writes keep adding deltas).
+ * - deltas: when more than `maxDeltas` deltas follow the last busy segment, the newest of them
+ *   (see `tailTier`), so that merges of deltas cost about the papers written times the number of
+ *   tiers, not the papers written times the merges (merging every delta again each time was
+ *   quadratic in a long stream of small batches, and took the cores the queries needed).
  */
 export function nextMerge(segments: readonly Segment[], busy: (segment: Segment) => boolean, policy: Required<MergePolicy>): [number, number] | null {
   const base = segments[0];
@@ -39,6 +45,21 @@ export function nextMerge(segments: readonly Segment[], busy: (segment: Segment)
   }
   let start = segments.length;
   while (start > 1 && !busy(segments[start - 1]!)) start--;
-  if (segments.length - start > policy.maxDeltas) return [start, segments.length];
+  if (segments.length - start > policy.maxDeltas) return [tailTier(segments, start), segments.length];
   return null;
+}
+
+/**
+ * Where the merge of the deltas `[first, end)` starts: the newest two, then each older delta
+ * no larger than the ones after it together (a binary counter's carry: a delta is merged
+ * again only once as many papers were written after it).
+ */
+function tailTier(segments: readonly Segment[], first: number): number {
+  let start = segments.length - 2;
+  let total = segments[start]!.index.n + segments[start + 1]!.index.n;
+  while (start > first && segments[start - 1]!.index.n <= total) {
+    start--;
+    total += segments[start]!.index.n;
+  }
+  return start;
 }

@@ -1,7 +1,8 @@
 import type { AnnotationMap, PaperAnnotations } from '../annotations/annotations.js';
 import type { IndexData } from '../engine/builder.js';
 import { serializePaper, type Paper } from '../paper.js';
-import { findLive, isLive, wholeSegment, withDeleted, type Segment } from './segment.js';
+import { readJsonString, type PaperStore } from '../engine/paper-store.js';
+import { findLive, isLive, wholeSegment, withDeleted, type LiveFinder, type Segment } from './segment.js';
 
 /**
  * A write batch as it reaches the segments: every id it touches with the paper that id ends
@@ -13,21 +14,29 @@ export type NetChanges = ReadonlyMap<string, Paper | null>;
  * Removes the entries that leave the catalogue as it is: deletes of absent ids, upserts of papers
  * stored exactly as they are (so that such a batch changes nothing, its version included).
  */
-export function dropUnchanged(changes: Map<string, Paper | null>, segments: readonly Segment[]): void {
+export function dropUnchanged(changes: Map<string, Paper | null>, segments: readonly Segment[], find: LiveFinder = (id) => findLive(segments, id)): void {
   for (const [id, paper] of changes) {
-    const found = findLive(segments, id);
-    if (paper === null ? found === null : found !== null && sameBytes(segments[found.s]!.index.store.json(found.d), utf8.encode(serializePaper(paper)))) changes.delete(id);
+    const found = find(id);
+    if (paper === null ? found === null : found !== null && storedAs(segments[found.s]!.index.store, found.d, paper)) changes.delete(id);
   }
 }
 
+/** Whether document `d` of `store` is stored exactly as `paper` would be. */
+function storedAs(store: PaperStore, d: number, paper: Paper): boolean {
+  const json = store.json(d);
+  // Most replacements change the title: serializing the paper to find that out costs more than the rest of its write.
+  if (readJsonString(json, store.titleAt[d]!) !== paper.title) return false;
+  return sameBytes(json, utf8.encode(serializePaper(paper)));
+}
+
 /** The papers a batch stores, in the order first written, with the tasks and methods they keep (by id) from their current copy. */
-export function deltaPapers(changes: NetChanges, segments: readonly Segment[]): { papers: Paper[]; annotations: AnnotationMap } {
+export function deltaPapers(changes: NetChanges, segments: readonly Segment[], find: LiveFinder = (id) => findLive(segments, id)): { papers: Paper[]; annotations: AnnotationMap } {
   const papers: Paper[] = [];
   const annotations = new Map<string, PaperAnnotations>();
   for (const [id, paper] of changes) {
     if (paper === null) continue;
     papers.push(paper);
-    const found = findLive(segments, id);
+    const found = find(id);
     const kept = found === null ? undefined : segments[found.s]!.index.annotations.get(found.d);
     if (kept !== undefined) annotations.set(id, kept);
   }
@@ -38,10 +47,10 @@ export function deltaPapers(changes: NetChanges, segments: readonly Segment[]): 
  * The segments after a batch: the current copy of every id it touches is masked out of its
  * segment, and `delta` (the index of the batch's stored papers, if any) is added as the newest.
  */
-export function segmentsAfter(segments: readonly Segment[], changes: NetChanges, delta: IndexData | null): Segment[] {
+export function segmentsAfter(segments: readonly Segment[], changes: NetChanges, delta: IndexData | null, find: LiveFinder = (id) => findLive(segments, id)): Segment[] {
   const deleted = segments.map((): number[] => []);
   for (const id of changes.keys()) {
-    const found = findLive(segments, id);
+    const found = find(id);
     if (found !== null) deleted[found.s]!.push(found.d);
   }
   const next = segments.map((segment, s) => withDeleted(segment, deleted[s]!));

@@ -2,6 +2,7 @@ import type { IndexData } from '../engine/builder.js';
 import { bitsSet, type DocSet } from '../engine/doc-set.js';
 import { bitsetWords, hasBit } from '../engine/bits.js';
 import { uint32Array } from '../engine/alloc.js';
+import { idKey } from '../engine/paper-store.js';
 
 /** The documents of a segment still served: a bitset over its documents and their number. */
 export interface LiveDocs {
@@ -77,9 +78,11 @@ function fillAll(bits: Uint32Array, n: number): void {
 
 /** The newest live copy of the paper `id`: its segment's position in `segments` and its document, or `null`. */
 export function findLive(segments: readonly Segment[], id: string): { s: number; d: number } | null {
+  // The id is encoded once for all the segments' tables (a catalogue written to has many).
+  const key = idKey(id);
   for (let s = segments.length - 1; s >= 0; s--) {
     const segment = segments[s]!;
-    const d = segment.index.store.findId(id);
+    const d = segment.index.store.findIdKey(key);
     if (d >= 0 && isLive(segment, d)) return { s, d };
   }
   return null;
@@ -90,4 +93,20 @@ export function catalogueSize(segments: readonly Segment[]): number {
   let total = 0;
   for (const segment of segments) total += liveCount(segment);
   return total;
+}
+
+/** Where the live copy of an id is (see {@link findLive}). */
+export type LiveFinder = (id: string) => { s: number; d: number } | null;
+
+/**
+ * {@link findLive} over one list of segments, remembered per id: applying a batch looks each of
+ * its ids up several times (its counts, unchanged papers, kept annotations, the copies to mask).
+ */
+export function liveFinder(segments: readonly Segment[]): LiveFinder {
+  const found = new Map<string, { s: number; d: number } | null>();
+  return (id) => {
+    let at = found.get(id);
+    if (at === undefined) found.set(id, (at = findLive(segments, id)));
+    return at;
+  };
 }

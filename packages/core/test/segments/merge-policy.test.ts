@@ -23,6 +23,11 @@ describe('nextMerge', () => {
     { name: 'the base busy: the deltas after the busy run', sizes: [[1000, 0], [1, 0], [1, 0], [1, 0], [1, 0]], busy: [0, 1], want: [2, 5] },
     { name: 'the base busy, few deltas after: nothing', sizes: [[100, 0], [50, 0], [1, 0], [1, 0]], busy: [0, 1], want: null },
     { name: 'a busy delta stops the full merge before it', sizes: [[100, 0], [20, 0], [1, 0]], busy: [2], want: [0, 2] },
+    // Tiers: a large delta is not merged again with small ones written after it.
+    { name: 'more deltas than allowed after a large one: the small ones', sizes: [[1000, 0], [50, 0], [1, 0], [1, 0]], busy: [], want: [2, 4] },
+    { name: 'a tier carries into the next when it caught up', sizes: [[1000, 0], [8, 0], [4, 0], [2, 0], [1, 0], [1, 0]], busy: [], want: [1, 6] },
+    { name: 'a tier stops at an older delta larger than the newer ones together', sizes: [[1000, 0], [20, 0], [4, 0], [2, 0], [1, 0], [1, 0]], busy: [], want: [2, 6] },
+    { name: 'tiers stay after the busy run', sizes: [[1000, 0], [1, 0], [1, 0], [1, 0], [1, 0], [1, 0]], busy: [1, 2], want: [3, 6] },
   ])('$name', ({ sizes, busy, want }) => {
     const segments = sizes.map(([n, deleted]) => segment(n!, deleted));
     const busyIds = new Set(busy.map((s) => segments[s]!.id));

@@ -6,7 +6,7 @@ import { LAST, POSITION, SPACE_AFTER, SPACE_BEFORE } from './postings.js';
 import { RunBatch, WHOLE_RUN } from './run-batch.js';
 import { spend } from './work-budget.js';
 import { CODE, CODE_MAYBE, CODE_NO, NEXT_SPACE_AFTER, type CodeClasses } from './successors.js';
-import { LOOKUP_COST, planJoin, WALK_COST, type PairStep } from './phrase-plan.js';
+import { LOOKUP_COST, PAIR_COST, planJoin, WALK_COST, type PairStep } from './phrase-plan.js';
 
 /**
  * Where a phrase may stand: anywhere (positions never run from one field into the next, so
@@ -441,7 +441,6 @@ export class PhraseJoin {
     const starts = this.positions;
     const states = this.states;
     const unflaggedMarks = this.unflagged;
-    const oversize = layout.oversize;
     const titleLength = layout.titleLength;
     const abstractLength = layout.abstractLength;
     const dense = postings.dense[w] === 1;
@@ -467,7 +466,8 @@ export class PhraseJoin {
         d = listDocs[j++]!;
       }
       if ((++visited & 4095) === 0) spend(0);
-      if ((restriction !== null && (restriction[d >>> 5]! & (1 << (d & 31))) === 0) || (oversize.length > 0 && isIn(oversize, d))) {
+      // (Oversize documents need no test: their codes are all NONE, which no part accepts.)
+      if (restriction !== null && (restriction[d >>> 5]! & (1 << (d & 31))) === 0) {
         while ((positions[off++]! & LAST) === 0);
         continue;
       }
@@ -516,7 +516,8 @@ export class PhraseJoin {
     const df = postings.df[w]!;
     const m = this.segments;
     const occurrences = postings.positionsAt[w + 1]! - postings.positionsAt[w]!;
-    if (df > 0 && m * LOOKUP_COST < occurrences * WALK_COST) {
+    // A pair's walk only merges the occurrences its codes accept: it costs PAIR_COST per occurrence.
+    if (df > 0 && m * LOOKUP_COST < occurrences * PAIR_COST) {
       spend(m * LOOKUP_COST);
       // Few documents left: find the word's pair in each.
       if (postings.dense[w] === 1) {

@@ -89,20 +89,34 @@ export function planJoin(index: IndexData, parts: readonly Uint32Array[], wholeL
   const pairCost = (pair: Omit<PairStep, 'cost'>, segments: number) =>
     Math.min(cost[pair.part]! * PAIR_COST, segments * LOOKUP_COST) + readCost(pair.classes.maybeWords, segments);
 
+  /** Verifying part `c` in `segments` documents: read, or by a pair step with a neighbour. */
+  const partCost = (c: number, segments: number) => {
+    let best = readCost(parts[c]!, segments);
+    for (const at of [c - 1, c]) {
+      const pair = at >= 0 ? pairs[at] : null;
+      if (pair !== null && pair !== undefined) best = Math.min(best, pairCost(pair, segments));
+    }
+    return best;
+  };
+  // All positions of the catalogue: the anchor's starts are estimated as if words were independent.
+  const total = Math.max(1, postings.positions.length);
+
   let plain = 0;
   for (let c = 1; c < k; c++) if (cost[c]! < cost[plain]!) plain = c;
   const plainDocs = docs(parts[plain]!);
   let best = cost[plain]! * ANCHOR_COST;
-  for (let c = 0; c < k; c++) if (c !== plain) best += readCost(parts[c]!, plainDocs);
+  for (let c = 0; c < k; c++) if (c !== plain) best += partCost(c, plainDocs);
   let anchor: JoinStep = { kind: 'plain', part: plain };
   for (const pair of pairs) {
     if (pair === null) continue;
-    const left = Math.min(postings.df[pair.word]!, docs(parts[pair.part + 1]!));
-    let total = cost[pair.part]! * PAIR_COST + readCost(pair.classes.maybeWords, left);
-    for (let c = 0; c < k; c++) if (c !== pair.part && c !== pair.part + 1) total += readCost(parts[c]!, left);
-    if (total < best) {
-      best = total;
-      anchor = { ...pair, cost: total };
+    // Its starts (written, then merged by every later step): the pair's expected occurrences.
+    const starts = Math.min(cost[pair.part]!, (cost[pair.part]! * cost[pair.part + 1]!) / total);
+    const left = Math.min(postings.df[pair.word]!, docs(parts[pair.part + 1]!), Math.ceil(starts));
+    let estimate = cost[pair.part]! * PAIR_COST + starts * WALK_COST + readCost(pair.classes.maybeWords, left);
+    for (let c = 0; c < k; c++) if (c !== pair.part && c !== pair.part + 1) estimate += partCost(c, left);
+    if (estimate < best) {
+      best = estimate;
+      anchor = { ...pair, cost: estimate };
     }
   }
   const order = parts

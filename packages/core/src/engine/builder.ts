@@ -17,6 +17,7 @@ import { int32Array, uint16Array, uint32Array, uint8Array } from './alloc.js';
 import { AuthorNames, AuthorNamesBuilder } from './author-names.js';
 import { publishedDays } from './published-range.js';
 import { ValueSets } from './value-sets.js';
+import { NONE, Successors, successorPlan } from './successors.js';
 import { venueKey } from '../filters/venue-key.js';
 import { keptAnnotations, methodSlugs, taskSlugs, type PaperAnnotations } from '../annotations/annotations.js';
 import { AnnotationStore } from './annotation-store.js';
@@ -28,6 +29,8 @@ export interface IndexData {
   /** Word numbers ordered by their text read backwards: the words ending with a suffix are a range. */
   readonly suffixOrder: Uint32Array;
   readonly postings: Postings;
+  /** What follows each occurrence of the commonest words: phrases of common words. */
+  readonly successors: Successors;
   /** Per ASCII letter or digit (`charSet`): the documents holding a word that starts with it. */
   readonly shortPrefixes: DocSetTable;
   readonly layout: FieldLayout;
@@ -208,7 +211,7 @@ export class IndexBuilder {
     const methods = ValueSets.buildMulti(n, (d) => methodSlugs(noteOf(d)));
     const annotations = AnnotationStore.build(n, noteOf);
     const store = this.store.finish(order);
-    const postings = this.layoutPostings(n, order, renumber);
+    const { postings, successors } = this.layoutPostings(n, order, renumber);
     const layout = this.layoutFields(n, order);
     const vocabulary = Vocabulary.fromSorted(sortedWords);
     const authors = new AuthorNames(
@@ -223,6 +226,7 @@ export class IndexBuilder {
       vocabulary,
       suffixOrder: suffixOrder(sortedWords),
       postings,
+      successors,
       shortPrefixes: shortPrefixSets(n, vocabulary, postings),
       layout,
       titleText: this.titleText.finish(order),
@@ -284,7 +288,7 @@ export class IndexBuilder {
     return { order, data };
   }
 
-  private layoutPostings(n: number, order: Uint32Array, renumber: Uint32Array): Postings {
+  private layoutPostings(n: number, order: Uint32Array, renumber: Uint32Array): { postings: Postings; successors: Successors } {
     const V = renumber.length;
     const df = uint32Array(V);
     const tf = uint32Array(V);
@@ -316,6 +320,14 @@ export class IndexBuilder {
     const bitsets = uint32Array(denseCount * wordsPerSet);
     const positions = uint16Array(positionsAt[V]!);
     const skip = uint32Array(skipAt[V]!);
+    // Successor codes: per build-time word its code, and for anchors where their codes go.
+    const plan = successorPlan(tf, n);
+    const successors = new Successors(plan.frequent, plan.anchors, plan.codesAt, uint8Array(plan.codesAt[plan.anchors.length]!));
+    successors.codes.fill(NONE);
+    const codeByBuild = uint8Array(V);
+    const codeDelta = int32Array(V);
+    const anchorOf = new Map<number, number>();
+    plan.anchors.forEach((w, i) => anchorOf.set(w, i));
 
     // One record per build-time word number, so each word read touches one cache line:
     // position cursor, last document + 1, pairs so far, document cursor (or bitset base, dense), skip base, dense.
@@ -327,8 +339,13 @@ export class IndexBuilder {
       meta[m] = positionsAt[w]!;
       meta[m + 3] = dense[w] === 1 ? docsAt[w]! * wordsPerSet : docsAt[w]!;
       meta[m + 4] = skipAt[w]!;
-      meta[m + 5] = dense[w]!;
+      const anchor = anchorOf.get(w);
+      // Bit 0: a dense word; bit 1: an anchor (its successors are written).
+      meta[m + 5] = dense[w]! | (anchor === undefined ? 0 : 2);
+      if (anchor !== undefined) codeDelta[b] = plan.codesAt[anchor]! - positionsAt[w]!;
+      codeByBuild[b] = successors.codeOf(w);
     }
+    const codes = successors.codes;
     let distinct = uint32Array(1024);
     const fieldLengths: number[] = [];
     const oversize = this.oversize.array;
@@ -367,6 +384,8 @@ export class IndexBuilder {
       const stamp = d + 1;
       for (let f = 0; f < fieldCount; f++) {
         const length = fieldLengths[f]!;
+        // Where the previous word's successor code goes, when it is an anchor's (else -1).
+        let successorAt = -1;
         for (let j = 0; j < length; j++) {
           value = 0;
           shift = 0;
@@ -382,11 +401,17 @@ export class IndexBuilder {
             const pair = meta[m + 2]!;
             meta[m + 2] = pair + 1;
             if ((pair & ((1 << SKIP_SHIFT) - 1)) === 0) skip[meta[m + 4]! + (pair >>> SKIP_SHIFT)] = meta[m]!;
-            if (meta[m + 5] === 1) bitsets[meta[m + 3]! + (d >>> 5)]! |= 1 << (d & 31);
+            if ((meta[m + 5]! & 1) === 1) bitsets[meta[m + 3]! + (d >>> 5)]! |= 1 << (d & 31);
             else listDocs[meta[m + 3]!++] = d;
             if (big) positions[meta[m]!++] = 0;
           }
-          if (!big) positions[meta[m]!++] = (position + j) | ((value & 3) << 13);
+          if (!big) {
+            const word = value >>> 2;
+            // The code, and the word's "one space after" flag (bit 1 of the stream's flags) as bit 7.
+            if (successorAt >= 0) codes[successorAt] = codeByBuild[word]! | ((value & 2) << 6);
+            successorAt = (meta[m + 5]! & 2) !== 0 ? meta[m]! + codeDelta[word]! : -1;
+            positions[meta[m]!++] = (position + j) | ((value & 3) << 13);
+          }
         }
         position += length + 1;
       }
@@ -406,7 +431,7 @@ export class IndexBuilder {
         if (v !== 0) count += popcount32(v);
       }
     }
-    return new Postings(n, df, docsAt, dense, listDocs, bitsets, rankDirectory, positionsAt, positions, skipAt, skip);
+    return { postings: new Postings(n, df, docsAt, dense, listDocs, bitsets, rankDirectory, positionsAt, positions, skipAt, skip), successors };
   }
 
   private layoutFields(n: number, order: Uint32Array): FieldLayout {

@@ -7,6 +7,7 @@ import { FieldText } from './substring/field-text.js';
 import { OrderBook } from './orders.js';
 import { PaperStore } from './paper-store.js';
 import { Postings } from './postings.js';
+import { Successors } from './successors.js';
 import { Vocabulary } from './vocabulary.js';
 import { AuthorNames } from './author-names.js';
 import { ValueSets } from './value-sets.js';
@@ -32,8 +33,8 @@ export interface IndexParts {
   readonly json: readonly Uint8Array[];
 }
 
-/** The layout version written by this code (5: the author names as written, for `author_name=` and the author facet). */
-export const INDEX_FORMAT = 5;
+/** The layout version written by this code (6: the successor codes of the commonest words, for their phrases). */
+export const INDEX_FORMAT = 6;
 
 const TABLE_ARRAYS = ['df', 'docsAt', 'dense', 'listDocs', 'bitsets'] as const;
 const tableNames = <P extends string>(prefix: P) => TABLE_ARRAYS.map((a) => `${prefix}.${a}` as const);
@@ -66,6 +67,10 @@ export const INDEX_ARRAY_NAMES = [
   'positions',
   'skipAt',
   'skip',
+  'successorFrequent',
+  'successorAnchors',
+  'successorCodesAt',
+  'successorCodes',
   'titleLength',
   'abstractLength',
   'authorsLength',
@@ -164,6 +169,10 @@ export function indexParts(index: IndexData): IndexParts {
       positions: p.positions,
       skipAt: p.skipAt,
       skip: p.skip,
+      successorFrequent: index.successors.frequent,
+      successorAnchors: index.successors.anchors,
+      successorCodesAt: index.successors.codesAt,
+      successorCodes: index.successors.codes,
       titleLength: l.titleLength,
       abstractLength: l.abstractLength,
       authorsLength: l.authorsLength,
@@ -280,6 +289,7 @@ export function indexFromParts(parts: IndexParts): IndexData {
       u32('skipAt'),
       u32('skip'),
     ),
+    successors: new Successors(u32('successorFrequent'), u32('successorAnchors'), u32('successorCodesAt'), u8('successorCodes')),
     layout: new FieldLayout(u16('titleLength'), u16('abstractLength'), u16('authorsLength'), u32('oversize'), u32('oversizeLengths'), { ...parts.averages }),
     store,
     orders: new OrderBook({

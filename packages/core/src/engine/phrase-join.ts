@@ -5,6 +5,8 @@ import type { IndexData } from './builder.js';
 import { LAST, POSITION, SPACE_AFTER, SPACE_BEFORE } from './postings.js';
 import { RunBatch, WHOLE_RUN } from './run-batch.js';
 import { spend } from './work-budget.js';
+import { CODE, CODE_MAYBE, CODE_NO, NEXT_SPACE_AFTER, type CodeClasses } from './successors.js';
+import { LOOKUP_COST, PAIR_COST, planJoin, WALK_COST, type PairStep } from './phrase-plan.js';
 
 /**
  * Where a phrase may stand: anywhere (positions never run from one field into the next, so
@@ -17,6 +19,8 @@ const NO = 2;
 const VERIFY = 1;
 /** State of a start: the last part matched its whole word (counting mode). */
 const WHOLE = 4;
+/** State of a start during a pair step: the successor code cannot tell; the part's "maybe" words must be read. */
+const PENDING = 8;
 
 /**
  * What the separators of a needle require of the word at each part: `null` where nothing is
@@ -31,12 +35,7 @@ export interface PartSeparators {
   afterIsEdge: boolean;
 }
 
-/** Work units (about one position read each) of finding one word's positions in one document: rank and skip entries. */
-export const LOOKUP_COST = 150;
-/** Work units per position read when a part's words are walked and merged with the starts. */
-export const WALK_COST = 12;
-/** Work units per position read when the anchor's starts are collected. */
-export const ANCHOR_COST = 5;
+export { ANCHOR_COST, LOOKUP_COST, WALK_COST } from './phrase-plan.js';
 
 /**
  * Finds the places where the words of consecutive parts stand at consecutive positions:
@@ -147,25 +146,41 @@ export class PhraseJoin {
     verifyCost: number,
   ): boolean {
     const k = parts.length;
-    const cost = parts.map((words) => this.occurrences(words));
-    let anchor = 0;
-    for (let c = 1; c < k; c++) if (cost[c]! < cost[anchor]!) anchor = c;
+    // The word counted whole at part c (the last part's exact word, counting mode only).
+    const wholeAt = (c: number) => (exactLast === -1 ? -1 : c === k - 1 ? exactLast : -2);
+    const plan = planJoin(this.index, parts, wholeAt(k - 1));
+    const covered = parts.map(() => false);
     const restriction = this.restriction(restrict);
     try {
-      this.collectStarts(parts[anchor]!, anchor, k, field, restriction, separators, exactLast === -1 ? -1 : anchor === k - 1 ? exactLast : -2);
+      const first = plan.anchor;
+      if (first.kind === 'pair') {
+        this.collectPair(first, k, field, restriction, separators, wholeAt(first.part + 1));
+        covered[first.part + 1] = true;
+      } else {
+        this.collectStarts(parts[first.part]!, first.part, k, field, restriction, separators, wholeAt(first.part));
+      }
+      covered[first.part] = true;
     } finally {
       if (restrict !== null && restrict.kind === 'list') for (let i = 0; i < restrict.docs.length; i++) this.marks[restrict.docs[i]! >>> 5] = 0;
     }
-    const order = parts.map((_, c) => c).filter((c) => c !== anchor).sort((a, b) => cost[a]! - cost[b]!);
-    for (const c of order) {
+    for (const c of plan.order) {
+      if (covered[c]) continue;
       if (this.segments === 0) return false;
       const starts = this.begin[this.segments]!;
+      const pair = plan.pairFor(c, covered, this.segments);
+      if (pair !== null && pair.cost < this.lookupCost(parts[c]!)) {
+        this.filterPair(pair, separators, wholeAt(pair.part + 1));
+        covered[pair.part] = true;
+        covered[pair.part + 1] = true;
+        continue;
+      }
+      covered[c] = true;
       if (separators !== null && this.lookupCost(parts[c]!) > verifyCost * this.segments) {
         // Cheaper to read the texts than this part's positions: its documents will be verified.
         for (let i = 0; i < starts; i++) this.states[i]! |= VERIFY;
         continue;
       }
-      this.filter(parts[c]!, c, separators, exactLast !== -1 && c === k - 1 ? exactLast : -2);
+      this.filter(parts[c]!, c, separators, wholeAt(c));
     }
     return this.segments > 0;
   }
@@ -356,6 +371,12 @@ export class PhraseJoin {
 
   /** Keeps the starts where a word of part `c` stands at start + c (checking its separators). */
   private filter(words: Uint32Array, c: number, separators: readonly PartSeparators[] | null, whole: number): void {
+    this.mark(words, c, separators, whole);
+    this.compact();
+  }
+
+  /** Marks (`hits`) the starts where a word of part `c` stands at start + c. */
+  private mark(words: Uint32Array, c: number, separators: readonly PartSeparators[] | null, whole: number): void {
     const rule = separators === null ? null : separators[c]!;
     const { postings, n } = this.index;
     // Frequent words are read one by one (their documents come in order anyway), rare ones
@@ -381,6 +402,228 @@ export class PhraseJoin {
         this.merge(s, RunBatch.offset(value), c, rule, (value & WHOLE_RUN) !== 0 ? WHOLE : 0);
       }
     }
+  }
+
+  /**
+   * The starts of a pair step (`step.part` is its anchor word, `step.part + 1` what its
+   * successor codes must say): one read of the word's positions and codes. Starts whose code
+   * is "maybe" are then checked with the part's "maybe" words.
+   */
+  private collectPair(
+    step: PairStep,
+    k: number,
+    field: JoinField,
+    restriction: Uint32Array | null,
+    separators: readonly PartSeparators[] | null,
+    whole: number,
+  ): void {
+    const { postings, layout } = this.index;
+    const w = step.word;
+    const a = step.part;
+    const df = postings.df[w]!;
+    const base = postings.positionsAt[w]!;
+    const occurrences = postings.positionsAt[w + 1]! - base;
+    this.ensure(df, occurrences);
+    this.segments = 0;
+    this.begin[0] = 0;
+    if (df === 0) return;
+    spend(df + occurrences);
+    const positions = postings.positions;
+    const codes = this.index.successors.codes;
+    const shift = step.codesAt - base;
+    const classes = step.classes.classes;
+    const wholeCode = step.wholeCode;
+    const ruleA = separators === null ? null : separators[a]!;
+    const ruleB = separators === null ? null : separators[a + 1]!;
+    const docs = this.docs;
+    const begin = this.begin;
+    const segmentOf = this.segmentOf;
+    const starts = this.positions;
+    const states = this.states;
+    const unflaggedMarks = this.unflagged;
+    const titleLength = layout.titleLength;
+    const abstractLength = layout.abstractLength;
+    const dense = postings.dense[w] === 1;
+    const bits = dense ? postings.bitsOf(w) : null;
+    const listDocs = postings.listDocs;
+    const listAt = postings.docsAt[w]!;
+    let off = base;
+    let m = 0;
+    let written = 0;
+    let visited = 0;
+    let j = dense ? -1 : listAt;
+    let x = 0;
+    for (;;) {
+      let d: number;
+      if (dense) {
+        while (x === 0 && ++j < bits!.length) x = bits![j]!;
+        if (x === 0) break;
+        const t = x & -x;
+        x ^= t;
+        d = (j << 5) + 31 - Math.clz32(t);
+      } else {
+        if (j >= listAt + df) break;
+        d = listDocs[j++]!;
+      }
+      if ((++visited & 4095) === 0) spend(0);
+      // (Oversize documents need no test: their codes are all NONE, which no part accepts.)
+      if (restriction !== null && (restriction[d >>> 5]! & (1 << (d & 31))) === 0) {
+        while ((positions[off++]! & LAST) === 0);
+        continue;
+      }
+      let from = a;
+      let to = 0x7fffffff;
+      if (field !== 'any') [from, to] = startRange(titleLength[d]!, abstractLength[d]!, field, a, k);
+      const unflagged = ruleA !== null && (unflaggedMarks[d >>> 5]! & (1 << (d & 31))) !== 0;
+      const first = written;
+      for (;;) {
+        const v = positions[off]!;
+        const code = codes[off + shift]!;
+        off++;
+        const kind = classes[code & CODE]!;
+        if (kind !== CODE_NO) {
+          const q = v & POSITION;
+          if (q >= from && q <= to) {
+            let state = (code & CODE) === wholeCode ? WHOLE : 0;
+            if (kind === CODE_MAYBE) state |= PENDING;
+            if (ruleA !== null) state |= unflagged ? VERIFY : pairSeparatorState(ruleA, ruleB!, v, code);
+            if ((state & NO) === 0) {
+              starts[written] = q - a;
+              states[written] = state;
+              written++;
+            }
+          }
+        }
+        if ((v & LAST) !== 0) break;
+      }
+      if (written > first) {
+        docs[m] = d;
+        begin[m] = first;
+        m++;
+        segmentOf[d] = m;
+      }
+    }
+    begin[m] = written;
+    this.segments = m;
+    this.resolvePending(step, separators, whole);
+  }
+
+  /** Keeps the starts where the pair step's word stands at start + part and its code accepts part + 1. */
+  private filterPair(step: PairStep, separators: readonly PartSeparators[] | null, whole: number): void {
+    const { postings } = this.index;
+    const w = step.word;
+    const c = step.part;
+    const df = postings.df[w]!;
+    const m = this.segments;
+    const occurrences = postings.positionsAt[w + 1]! - postings.positionsAt[w]!;
+    // A pair's walk only merges the occurrences its codes accept: it costs PAIR_COST per occurrence.
+    if (df > 0 && m * LOOKUP_COST < occurrences * PAIR_COST) {
+      spend(m * LOOKUP_COST);
+      // Few documents left: find the word's pair in each.
+      if (postings.dense[w] === 1) {
+        const bits = postings.bitsOf(w);
+        for (let s = 0; s < m; s++) {
+          const d = this.docs[s]!;
+          if ((bits[d >>> 5]! & (1 << (d & 31))) !== 0) this.pairMerge(s, postings.pairOffset(w, postings.rank(w, d)), step, separators);
+        }
+      } else {
+        const at = postings.docsAt[w]!;
+        let j = at;
+        for (let s = 0; s < m && j < at + df; s++) {
+          const d = this.docs[s]!;
+          j = gallop(postings.listDocs, d, j, at + df);
+          if (j < at + df && postings.listDocs[j] === d) this.pairMerge(s, postings.pairOffset(w, j - at), step, separators);
+        }
+      }
+    } else if (df > 0) {
+      spend(df + occurrences);
+      const positions = postings.positions;
+      const segmentOf = this.segmentOf;
+      const dense = postings.dense[w] === 1;
+      const bits = dense ? postings.bitsOf(w) : null;
+      const listDocs = postings.listDocs;
+      const listAt = postings.docsAt[w]!;
+      let off = postings.positionsAt[w]!;
+      let visited = 0;
+      let j = dense ? -1 : listAt;
+      let x = 0;
+      for (;;) {
+        let d: number;
+        if (dense) {
+          while (x === 0 && ++j < bits!.length) x = bits![j]!;
+          if (x === 0) break;
+          const t = x & -x;
+          x ^= t;
+          d = (j << 5) + 31 - Math.clz32(t);
+        } else {
+          if (j >= listAt + df) break;
+          d = listDocs[j++]!;
+        }
+        if ((++visited & 4095) === 0) spend(0);
+        const s = segmentOf[d]! - 1;
+        if (s < 0) {
+          while ((positions[off++]! & LAST) === 0);
+          continue;
+        }
+        off = this.pairMerge(s, off, step, separators);
+      }
+    }
+    this.compact();
+    this.resolvePending(step, separators, whole);
+  }
+
+  /** Merges the pair word's run at `off` with segment `s`'s starts, reading the codes; returns the offset after the run. */
+  private pairMerge(s: number, off: number, step: PairStep, separators: readonly PartSeparators[] | null): number {
+    const positions = this.index.postings.positions;
+    const codes = this.index.successors.codes;
+    const shift = step.codesAt - this.index.postings.positionsAt[step.word]!;
+    const classes = step.classes.classes;
+    const c = step.part;
+    const ruleA = separators === null ? null : separators[c]!;
+    const ruleB = separators === null ? null : separators[c + 1]!;
+    const starts = this.positions;
+    const states = this.states;
+    const hits = this.hits;
+    let i = this.begin[s]!;
+    const end = this.begin[s + 1]!;
+    const d = this.docs[s]!;
+    const unflagged = ruleA !== null && (this.unflagged[d >>> 5]! & (1 << (d & 31))) !== 0;
+    for (;;) {
+      const v = positions[off]!;
+      const code = codes[off + shift]!;
+      off++;
+      const kind = classes[code & CODE]!;
+      if (kind !== CODE_NO && i < end) {
+        const target = (v & POSITION) - c;
+        while (i < end && starts[i]! < target) i++;
+        if (i < end && starts[i] === target) {
+          hits[i] = 1;
+          let state = (code & CODE) === step.wholeCode ? WHOLE : 0;
+          if (kind === CODE_MAYBE) state |= PENDING;
+          if (ruleA !== null) state |= unflagged ? VERIFY : pairSeparatorState(ruleA, ruleB!, v, code);
+          states[i]! |= state;
+        }
+      }
+      if ((v & LAST) !== 0) return off;
+    }
+  }
+
+  /**
+   * After a pair step: the starts whose code was "maybe" are kept only where one of the
+   * part's "maybe" words stands at start + part + 1 (read with positions, as a plain part).
+   */
+  private resolvePending(step: PairStep, separators: readonly PartSeparators[] | null, whole: number): void {
+    const total = this.begin[this.segments]!;
+    const states = this.states;
+    let pending = false;
+    for (let i = 0; i < total && !pending; i++) pending = (states[i]! & PENDING) !== 0;
+    if (!pending) return;
+    const hits = this.hits;
+    for (let i = 0; i < total; i++) {
+      if ((states[i]! & PENDING) !== 0) states[i]! &= ~PENDING;
+      else hits[i] = 1;
+    }
+    this.mark(step.classes.maybeWords, step.part + 1, separators, whole);
     this.compact();
   }
 
@@ -554,6 +797,15 @@ function separatorState(rule: PartSeparators, v: number): number {
   if (rule.before !== null) state |= flagState(rule.before, rule.beforeIsEdge, (v & SPACE_BEFORE) !== 0);
   if (rule.after !== null) state |= flagState(rule.after, rule.afterIsEdge, (v & SPACE_AFTER) !== 0);
   return state;
+}
+
+/**
+ * The separator flags of both words of a pair: the anchor's own, and the next word's, made
+ * from the anchor's "space after" (the same separator) and the code's flag.
+ */
+function pairSeparatorState(ruleA: PartSeparators, ruleB: PartSeparators, v: number, code: number): number {
+  const next = ((v & SPACE_AFTER) !== 0 ? SPACE_BEFORE : 0) | ((code & NEXT_SPACE_AFTER) !== 0 ? SPACE_AFTER : 0);
+  return separatorState(ruleA, v) | separatorState(ruleB, next);
 }
 
 /**

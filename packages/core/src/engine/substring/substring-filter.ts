@@ -1,7 +1,7 @@
 import { uint32Array } from '../alloc.js';
-import { bitsetWords } from '../bits.js';
+import { bitsetWords, popcount32 } from '../bits.js';
 import type { IndexData } from '../builder.js';
-import { EMPTY_SET, filterByBits, intersectSets, listSet, setHas, setSize, setToList, type DocSet } from '../doc-set.js';
+import { EMPTY_SET, filterByBits, intersectSets, listSet, setHas, setSize, setToBits, setToList, type DocSet } from '../doc-set.js';
 import { asciiBytes } from '../paper-store.js';
 import { ANCHOR_COST, LOOKUP_COST, WALK_COST, type PartSeparators, type PhraseJoin } from '../phrase-join.js';
 import { LAST, POSITION } from '../postings.js';
@@ -75,7 +75,7 @@ export function substringMatches(index: IndexData, join: PhraseJoin, field: Text
   // Reading the candidates, or the word positions: whichever is cheaper.
   if (count * READ_COST[field] <= joinCost(index, parts, count)) return listSet(read(setToList(candidates)));
   const narrowed = candidates.kind === 'all' ? null : candidates;
-  if (k === 1 && first === '' && last === '') return within_(occursIn(index, text, field, parts[0]!, read), narrowed, index.n);
+  if (k === 1 && first === '' && last === '') return within_(occursIn(index, text, field, parts[0]!, read, candidates), narrowed, index.n);
   const rules = parts.map((_, c): PartSeparators => ({
     before: c === 0 ? nonEmpty(first) : separators[c]!,
     beforeIsEdge: c === 0,
@@ -159,18 +159,70 @@ function separatorRuns(text: FieldText, n: number, accept: (run: string) => bool
 /**
  * The documents where one of `words` stands inside `field`: for ASCII text that is the answer
  * (the needle is part of a word); non-ASCII documents found so are read.
+ *
+ * The words are walked commonest first, and once the `candidates` not found yet are cheaper
+ * to read than the words left to walk, those are read instead: a short needle (`th`) is in
+ * tens of thousands of words with millions of positions, but its commonest word (`the`)
+ * alone finds it in almost every document.
  */
-function occursIn(index: IndexData, text: FieldText, field: TextField, words: Uint32Array, read: (docs: Uint32Array) => Uint32Array): DocSet {
+function occursIn(
+  index: IndexData,
+  text: FieldText,
+  field: TextField,
+  unordered: Uint32Array,
+  read: (docs: Uint32Array) => Uint32Array,
+  candidates: DocSet,
+): DocSet {
   const { postings, layout, n } = index;
   const { positions } = postings;
   const bits = uint32Array(bitsetWords(n));
   const titleLength = layout.titleLength;
   const abstractLength = layout.abstractLength;
+  const walkCost = (w: number) => postings.df[w]! + postings.positionsAt[w + 1]! - postings.positionsAt[w]!;
+  const words = Uint32Array.from(unordered).sort((a, b) => walkCost(b) - walkCost(a));
+  let left = 0;
+  for (let x = 0; x < words.length; x++) left += walkCost(words[x]!);
+  const wanted = setToBits(candidates, n);
+  // Counting the documents still to find costs a pass over the bitset: done before a word
+  // that costs more than that, or after many cheaper ones.
+  const checkCost = bits.length;
+  let sinceCheck = 0;
+  let rest = n;
+  const inField = (d: number, off: number) => {
+    const title = titleLength[d]!;
+    const from = field === 'title' ? 0 : title + 1;
+    const to = field === 'title' ? title - 1 : title + abstractLength[d]!;
+    for (;;) {
+      const v = positions[off++]!;
+      const q = v & POSITION;
+      if (q >= from && q <= to) return true;
+      if ((v & LAST) !== 0) return false;
+    }
+  };
   for (let x = 0; x < words.length; x++) {
     const w = words[x]!;
     const df = postings.df[w]!;
     if (df === 0) continue;
-    spend(df + postings.positionsAt[w + 1]! - postings.positionsAt[w]!);
+    const cost = walkCost(w);
+    sinceCheck += cost;
+    if (x > 0 && (cost >= checkCost || sinceCheck >= 16 * checkCost)) {
+      sinceCheck = 0;
+      spend(checkCost);
+      const missed = missing(wanted, bits);
+      rest = missed.length;
+      if (rest * READ_COST[field] < left) {
+        for (const d of read(missed)) bits[d >>> 5]! |= 1 << (d & 31);
+        break;
+      }
+    }
+    left -= cost;
+    if (x > 0 && rest * LOOKUP_COST < cost) {
+      // Few documents are still to find: this word's runs are looked up in those only.
+      spend(df + rest * LOOKUP_COST);
+      lookUpMissing(index, w, wanted, bits, inField);
+      continue;
+    }
+    spend(cost);
     let off = postings.positionsAt[w]!;
     const dense = postings.dense[w] === 1;
     const set = dense ? postings.bitsOf(w) : null;
@@ -247,6 +299,55 @@ function indexOf(sorted: Uint32Array, value: number): number {
     else hi = mid;
   }
   return lo < sorted.length && sorted[lo] === value ? lo : -1;
+}
+
+/**
+ * Marks in `found` the documents of `wanted` not found yet where word `w` stands in the field
+ * (`inField`, given its run's offset): its documents are read, its positions only there.
+ */
+function lookUpMissing(index: IndexData, w: number, wanted: Uint32Array, found: Uint32Array, inField: (d: number, off: number) => boolean): void {
+  const { postings } = index;
+  const df = postings.df[w]!;
+  if (postings.dense[w] === 1) {
+    const bits = postings.bitsOf(w);
+    for (let i = 0; i < bits.length; i++) {
+      let v = bits[i]! & wanted[i]! & ~found[i]!;
+      while (v !== 0) {
+        const t = v & -v;
+        v ^= t;
+        const d = (i << 5) + 31 - Math.clz32(t);
+        if (inField(d, postings.pairOffset(w, postings.rank(w, d)))) found[i]! |= t;
+      }
+    }
+    return;
+  }
+  const at = postings.docsAt[w]!;
+  const docs = postings.listDocs;
+  for (let j = at; j < at + df; j++) {
+    const d = docs[j]!;
+    const bit = 1 << (d & 31);
+    if ((wanted[d >>> 5]! & ~found[d >>> 5]! & bit) !== 0 && inField(d, postings.pairOffset(w, j - at))) found[d >>> 5]! |= bit;
+  }
+}
+
+/** The documents of `wanted` not in `found`, ascending. */
+function missing(wanted: Uint32Array, found: Uint32Array): Uint32Array {
+  let count = 0;
+  for (let i = 0; i < wanted.length; i++) {
+    const v = wanted[i]! & ~found[i]!;
+    if (v !== 0) count += popcount32(v);
+  }
+  const out = uint32Array(count);
+  let k = 0;
+  for (let i = 0; i < wanted.length && k < count; i++) {
+    let v = wanted[i]! & ~found[i]!;
+    while (v !== 0) {
+      const t = v & -v;
+      out[k++] = (i << 5) + 31 - Math.clz32(t);
+      v ^= t;
+    }
+  }
+  return out;
 }
 
 /** The union of two ascending lists, as a list set. */

@@ -7,10 +7,10 @@ import { OrderBook, type OrderData } from './orders.js';
 import { PaperStoreBuilder, type PaperStore } from './paper-store.js';
 import { LAST, Postings, RANK_BLOCK_SHIFT, SKIP_SHIFT } from './postings.js';
 import { denseRanks, inverse, sortByRank } from './ranks.js';
-import { ABSTRACT_ASCII, PaperTokenizer, TITLE_ASCII, type TokenData } from './paper-tokens.js';
+import { PaperTokenizer, type TokenData } from './paper-tokens.js';
 import { Vocabulary } from './vocabulary.js';
 import { DocSetTable } from './doc-set-table.js';
-import { CHAR_SETS, FieldTextBuilder, type FieldText } from './substring/field-text.js';
+import { CHAR_SETS, finishFieldText, type FieldText } from './substring/field-text.js';
 import { uint16Array, uint32Array, uint8Array } from './alloc.js';
 import { AuthorNames, AuthorNamesBuilder } from './author-names.js';
 import { publishedDays } from './published-range.js';
@@ -67,8 +67,6 @@ export class IndexBuilder {
   /** Null when the papers are tokenized elsewhere (see {@link addTokenized}). */
   private readonly tokenizer: PaperTokenizer | null;
   private readonly store: PaperStoreBuilder;
-  private readonly titleText = new FieldTextBuilder();
-  private readonly abstractText = new FieldTextBuilder();
   private ids: string[] = [];
   private published: (string | null)[] = [];
   private proceedings: (string | null)[] = [];
@@ -99,19 +97,17 @@ export class IndexBuilder {
     const tokenizer = this.tokenizer;
     if (tokenizer === null) throw new Error('paperlist: this builder takes papers tokenized elsewhere (addTokenized)');
     tokenizer.add(paper);
-    this.addTokenized(paper, annotations, tokenizer.asciiFlags, tokenizer.words, tokenizer.authorsFrom, tokenizer.authorEnds, 0);
+    this.addTokenized(paper, annotations, tokenizer.words, tokenizer.authorsFrom, tokenizer.authorEnds, 0);
   }
 
   /**
    * Adds a paper that a `PaperTokenizer` (here or on another thread) has just tokenized, from
-   * what the rest of the index needs of that: `asciiFlags` (`TITLE_ASCII`, `ABSTRACT_ASCII`),
-   * and the word numbers of its author names, name `a` ending at `words[authorEnds[endsFrom + a]]`,
-   * the first starting at `authorsFrom`.
+   * what the rest of the index needs of that: the word numbers of its author names, name `a`
+   * ending before `words[authorEnds[endsFrom + a]]`, the first starting at `authorsFrom`.
    */
   addTokenized(
     paper: Paper,
     annotations: PaperAnnotations | undefined,
-    asciiFlags: number,
     words: Uint32Array,
     authorsFrom: number,
     authorEnds: ArrayLike<number>,
@@ -120,8 +116,6 @@ export class IndexBuilder {
     if (this.finished) throw new Error('paperlist: the index is already built');
     this.notes.push(keptAnnotations(annotations));
     this.store.add(paper);
-    this.titleText.add(paper.title, (asciiFlags & TITLE_ASCII) !== 0);
-    this.abstractText.add(paper.abstract, (asciiFlags & ABSTRACT_ASCII) !== 0);
     let from = authorsFrom;
     const names = paper.authors;
     for (let a = 0; a < names.length; a++) {
@@ -191,8 +185,8 @@ export class IndexBuilder {
       postings,
       shortPrefixes: shortPrefixSets(n, vocabulary, postings),
       layout,
-      titleText: this.titleText.finish(order),
-      abstractText: this.abstractText.finish(order),
+      titleText: finishFieldText(made.titleText, order),
+      abstractText: finishFieldText(made.abstractText, order),
       store,
       orders: new OrderBook(data),
       publishedDays: days,

@@ -5,11 +5,12 @@ import { MAX_POSITION } from './postings.js';
 import { TokenStream, type TokenStreamParts } from './token-stream.js';
 import { WordTable } from './word-table.js';
 import { int32Array, uint32Array, uint8Array } from './alloc.js';
+import { FieldTextBuilder, type FieldTextParts } from './substring/field-text.js';
 
 /**
  * What the layout of the postings needs from the tokenizing of every paper: the build-time
  * vocabulary, each paper's word numbers and the counts per word. Plain data (typed arrays,
- * strings), so it crosses to another thread (see `parallel/`).
+ * strings), so it crosses to another thread (see `memory/parallel-build.ts`).
  */
 export interface TokenData {
   /** The build-time words, by build-time number. */
@@ -22,18 +23,18 @@ export interface TokenData {
   /** 1 for a paper too long for positions (see `MAX_POSITION`). */
   readonly oversize: Uint8Array;
   readonly totals: FieldLengths;
+  /** What titles and abstracts hold, for the substring filters (collected here, as it reads the same text). */
+  readonly titleText: FieldTextParts;
+  readonly abstractText: FieldTextParts;
 }
-
-/** Bits of {@link PaperTokenizer.asciiFlags}. */
-export const TITLE_ASCII = 1;
-export const ABSTRACT_ASCII = 2;
 
 /**
  * Splits papers into word numbers (in input order), keeping what the postings are laid out
- * from. Everything else the index needs of a paper does not depend on this, except the words
- * of author names (for `author=`) and whether the title and abstract are pure ASCII, which
+ * from, and collects what the substring filters need of titles and abstracts (the same text,
+ * and whether it is pure ASCII, which the tokenizer finds out). Everything else the index needs
+ * of a paper does not depend on this, except the words of author names (for `author=`), which
  * {@link add} leaves readable until the next paper: the builder can run this on the same
- * thread, or on another one that hands those two things over (see `parallel/`).
+ * thread, or on another one that hands those words over (see `memory/parallel-build.ts`).
  */
 export class PaperTokenizer {
   private readonly table = new WordTable();
@@ -55,8 +56,8 @@ export class PaperTokenizer {
   authorsFrom = 0;
   /** Where each author name's words of the last paper end in {@link words}. */
   readonly authorEnds: number[] = [];
-  /** {@link TITLE_ASCII} and {@link ABSTRACT_ASCII} of the last paper. */
-  asciiFlags = 0;
+  private readonly titleText = new FieldTextBuilder();
+  private readonly abstractText = new FieldTextBuilder();
 
   /** Tokenizes the next paper. */
   add(paper: Paper): void {
@@ -74,11 +75,10 @@ export class PaperTokenizer {
     fields.length = 0;
     this.authorEnds.length = 0;
     let at = table.tokenize(paper.title, words, 0, flags);
-    let ascii = table.ascii ? TITLE_ASCII : 0;
+    this.titleText.add(paper.title, table.ascii);
     const title = at;
     at = table.tokenize(paper.abstract, words, at, flags);
-    if (table.ascii) ascii |= ABSTRACT_ASCII;
-    this.asciiFlags = ascii;
+    this.abstractText.add(paper.abstract, table.ascii);
     const abstract = at - title;
     fields.push(title, abstract);
     this.authorsFrom = at;
@@ -138,6 +138,8 @@ export class PaperTokenizer {
       lengths: this.lengths.array,
       oversize: this.oversize.array,
       totals: { ...this.totals },
+      titleText: this.titleText.parts(),
+      abstractText: this.abstractText.parts(),
     };
   }
 }

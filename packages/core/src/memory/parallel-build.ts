@@ -9,8 +9,9 @@ import { tokenizeWorkerScript } from '../threads/worker-script.js';
 /**
  * A build on two threads: the papers are read here and sent, batch by batch, both to the
  * building thread and to a tokenizing thread. The tokenizing thread splits them into word
- * numbers (the largest single part of a build: at 498k papers, about 40% of the building
- * thread's time) while the building thread serializes them and collects the rest; the
+ * numbers and reads titles and abstracts for the substring filters (together, about half of
+ * what a single building thread did) while the building thread serializes them and collects
+ * the rest; the
  * building thread takes each batch's author words from it, and at the end its token data, and
  * lays out the index as before. Both see the papers in the same order, so the index is the
  * one a single thread builds, byte for byte.

@@ -15,12 +15,12 @@ export type ToTokenizer =
 
 /**
  * From the tokenizing thread to the building thread, one per batch, in order: what the building
- * thread needs of each paper's tokens (per paper `TITLE_ASCII`/`ABSTRACT_ASCII`; the word numbers
- * of its author names, one after another, and where each name ends in them); then everything
- * the postings are laid out from.
+ * thread needs of each paper's tokens (the word numbers of its author names, one after another,
+ * and where each name ends in them); then everything the postings and the substring filters'
+ * tables are laid out from.
  */
 export type FromTokenizer =
-  | { type: 'tokens'; ascii: Uint8Array; authorWords: Uint32Array; authorEnds: Uint32Array }
+  | { type: 'tokens'; papers: number; authorWords: Uint32Array; authorEnds: Uint32Array }
   | { type: 'done'; tokens: TokenData }
   | { type: 'failed'; name: string; message: string };
 

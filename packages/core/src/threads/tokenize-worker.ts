@@ -1,6 +1,7 @@
 /**
  * The tokenizing thread of a build on two threads (see `memory/parallel-build.ts`): splits the
- * papers into word numbers while the building thread serializes them and collects the rest,
+ * papers into word numbers, and reads titles and abstracts for the substring filters, while
+ * the building thread serializes them and collects the rest,
  * and hands each batch's author words, then the whole token data, to the building thread.
  */
 import { parentPort, type MessagePort } from 'node:worker_threads';
@@ -31,12 +32,10 @@ port.on('message', (message: ToTokenizer) => {
   try {
     if (message.type === 'papers') {
       const { papers } = message;
-      const ascii = new Uint8Array(papers.length);
       const authorWords = new Growable((length) => new Uint32Array(length), 4096);
       const authorEnds = new Growable((length) => new Uint32Array(length), 1024);
       for (let p = 0; p < papers.length; p++) {
         tokenizer.add(papers[p]!);
-        ascii[p] = tokenizer.asciiFlags;
         const words = tokenizer.words;
         const ends = tokenizer.authorEnds;
         let from = tokenizer.authorsFrom;
@@ -49,7 +48,7 @@ port.on('message', (message: ToTokenizer) => {
       }
       const words = authorWords.toArray();
       const ends = authorEnds.toArray();
-      post({ type: 'tokens', ascii, authorWords: words, authorEnds: ends }, [ascii.buffer, words.buffer as ArrayBuffer, ends.buffer as ArrayBuffer]);
+      post({ type: 'tokens', papers: papers.length, authorWords: words, authorEnds: ends }, [words.buffer as ArrayBuffer, ends.buffer as ArrayBuffer]);
     } else {
       post({ type: 'done', tokens: tokenizer.finish() });
     }

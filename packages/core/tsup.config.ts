@@ -1,13 +1,14 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  // The query and building threads are entries of their own: `engine-worker.js` and `build-worker.js` (or `.cjs`) beside the bundle.
+  // The query, building and tokenizing threads are entries of their own: `engine-worker.js`, `build-worker.js` and `tokenize-worker.js` (or `.cjs`) beside the bundle.
   entry: {
     index: 'src/index.ts',
     sample: 'src/sample.ts',
     node: 'src/node/index.ts',
     'engine-worker': 'src/threads/engine-worker.ts',
     'build-worker': 'src/threads/build-worker.ts',
+    'tokenize-worker': 'src/threads/tokenize-worker.ts',
   },
   format: ['esm', 'cjs'],
   // Resolve workspace packages to their published types, not their sources.

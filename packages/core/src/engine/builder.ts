@@ -3,16 +3,14 @@ import type { Paper } from '../paper.js';
 import type { FieldLengths } from '../search/relevance.js';
 import { bitsetWords, popcount32 } from './bits.js';
 import { FieldLayout } from './field-layout.js';
-import { Growable } from './growable.js';
 import { OrderBook, type OrderData } from './orders.js';
 import { PaperStoreBuilder, type PaperStore } from './paper-store.js';
-import { LAST, MAX_POSITION, Postings, RANK_BLOCK_SHIFT, SKIP_SHIFT } from './postings.js';
+import { LAST, Postings, RANK_BLOCK_SHIFT, SKIP_SHIFT } from './postings.js';
 import { denseRanks, inverse, sortByRank } from './ranks.js';
-import { TokenStream } from './token-stream.js';
+import { PaperTokenizer, type TokenData } from './paper-tokens.js';
 import { Vocabulary } from './vocabulary.js';
 import { DocSetTable } from './doc-set-table.js';
-import { CHAR_SETS, FieldTextBuilder, type FieldText } from './substring/field-text.js';
-import { WordTable } from './word-table.js';
+import { CHAR_SETS, finishFieldText, type FieldText } from './substring/field-text.js';
 import { int32Array, uint16Array, uint32Array, uint8Array } from './alloc.js';
 import { AuthorNames, AuthorNamesBuilder } from './author-names.js';
 import { publishedDays } from './published-range.js';
@@ -69,16 +67,9 @@ export interface IndexData {
  * const index = builder.finish();
  */
 export class IndexBuilder {
-  private readonly table = new WordTable();
+  /** Null when the papers are tokenized elsewhere (see {@link addTokenized}). */
+  private readonly tokenizer: PaperTokenizer | null;
   private readonly store: PaperStoreBuilder;
-  private readonly stream = new TokenStream();
-  private words = uint32Array(1 << 14);
-  private flags = uint8Array(1 << 14);
-  private readonly titleText = new FieldTextBuilder();
-  private readonly abstractText = new FieldTextBuilder();
-  private readonly fieldLengths: number[] = [];
-  // Per build-time word number: the last paper that held it, its papers, its positions.
-  private counts = int32Array(3 << 12);
   private ids: string[] = [];
   private published: (string | null)[] = [];
   private proceedings: (string | null)[] = [];
@@ -86,14 +77,16 @@ export class IndexBuilder {
   private readonly authorNames = new AuthorNamesBuilder();
   private arxivIds: (string | null)[] = [];
   private titleKeys: string[] = [];
-  private readonly lengths = new Growable(uint32Array); // title, abstract, authors per paper
-  private readonly oversize = new Growable(uint8Array);
-  private readonly totals: FieldLengths = { title: 0, abstract: 0, authors: 0 };
   private finished = false;
 
-  /** @param expectedJsonBytes an estimate of the catalogue's JSON size, to allocate its storage at once (see `estimateJsonBytes`). */
-  constructor(expectedJsonBytes = 0) {
+  /**
+   * @param expectedJsonBytes an estimate of the catalogue's JSON size, to allocate its storage at once (see `estimateJsonBytes`).
+   * @param tokenizeHere false when another thread tokenizes the papers: they are then added with
+   *   {@link addTokenized} and the index finished with that thread's `TokenData`.
+   */
+  constructor(expectedJsonBytes = 0, tokenizeHere = true) {
     this.store = new PaperStoreBuilder(expectedJsonBytes);
+    this.tokenizer = tokenizeHere ? new PaperTokenizer() : null;
   }
 
   /** Papers added so far. */
@@ -104,64 +97,36 @@ export class IndexBuilder {
   /** Adds a paper, with its tasks and methods when it has any (kept beside it, see `PaperAnnotations`). */
   add(paper: Paper, annotations?: PaperAnnotations): void {
     if (this.finished) throw new Error('paperlist: the index is already built');
-    const i = this.ids.length;
+    const tokenizer = this.tokenizer;
+    if (tokenizer === null) throw new Error('paperlist: this builder takes papers tokenized elsewhere (addTokenized)');
+    tokenizer.add(paper);
+    this.addTokenized(paper, annotations, tokenizer.words, tokenizer.authorsFrom, tokenizer.authorEnds, 0);
+  }
+
+  /**
+   * Adds a paper that a `PaperTokenizer` (here or on another thread) has just tokenized, from
+   * what the rest of the index needs of that: the word numbers of its author names, name `a`
+   * ending before `words[authorEnds[endsFrom + a]]`, the first starting at `authorsFrom`.
+   */
+  addTokenized(
+    paper: Paper,
+    annotations: PaperAnnotations | undefined,
+    words: Uint32Array,
+    authorsFrom: number,
+    authorEnds: ArrayLike<number>,
+    endsFrom: number,
+  ): void {
+    if (this.finished) throw new Error('paperlist: the index is already built');
     this.notes.push(keptAnnotations(annotations));
     this.store.add(paper);
-
-    let need = paper.title.length + paper.abstract.length;
-    for (const name of paper.authors) need += name.length;
-    if (this.words.length < need) {
-      this.words = uint32Array(need * 2);
-      this.flags = uint8Array(need * 2);
-    }
-    const words = this.words;
-    const flags = this.flags;
-    const table = this.table;
-    const fields = this.fieldLengths;
-    fields.length = 0;
-    let at = table.tokenize(paper.title, words, 0, flags);
-    this.titleText.add(paper.title, table.ascii);
-    const title = at;
-    at = table.tokenize(paper.abstract, words, at, flags);
-    this.abstractText.add(paper.abstract, table.ascii);
-    const abstract = at - title;
-    fields.push(title, abstract);
-    let authors = 0;
-    let layoutEnd = title + abstract + 2;
-    for (const name of paper.authors) {
-      const from = at;
-      at = table.tokenize(name, words, at, flags);
-      this.authorNames.addName(name, words, from, at);
-      fields.push(at - from);
-      authors += at - from;
-      layoutEnd += at - from + 1;
+    let from = authorsFrom;
+    const names = paper.authors;
+    for (let a = 0; a < names.length; a++) {
+      const to = authorEnds[endsFrom + a]!;
+      this.authorNames.addName(names[a]!, words, from, to);
+      from = to;
     }
     this.authorNames.endPaper();
-    const big = layoutEnd > MAX_POSITION + 1;
-
-    this.ensureWordCapacity(table.size);
-    const counts = this.counts;
-    const stamp = i + 1;
-    for (let k = 0; k < at; k++) {
-      const c = 3 * words[k]!;
-      if (counts[c] !== stamp) {
-        counts[c] = stamp;
-        counts[c + 1]!++;
-        if (big) counts[c + 2]!++;
-      }
-      if (!big) counts[c + 2]!++;
-    }
-    // The stream keeps each word with its separator flags: (word << 2) | flags.
-    for (let k = 0; k < at; k++) words[k] = (words[k]! << 2) | flags[k]!;
-    this.stream.write(fields, fields.length, words, at);
-
-    this.lengths.push(title);
-    this.lengths.push(abstract);
-    this.lengths.push(authors);
-    this.oversize.push(big ? 1 : 0);
-    this.totals.title += title;
-    this.totals.abstract += abstract;
-    this.totals.authors += authors;
     this.ids.push(paper.id);
     this.published.push(paper.published);
     this.proceedings.push(paper.proceeding);
@@ -169,30 +134,25 @@ export class IndexBuilder {
     this.titleKeys.push(titleKey(paper.title));
   }
 
-  private ensureWordCapacity(size: number): void {
-    if (3 * size <= this.counts.length) return;
-    let capacity = this.counts.length * 2;
-    while (capacity < 3 * size) capacity *= 2;
-    const counts = int32Array(capacity);
-    counts.set(this.counts);
-    this.counts = counts;
-  }
-
-  /** Lays out the index. Throws on a duplicate id. The builder cannot be used afterwards. */
-  finish(): IndexData {
+  /**
+   * Lays out the index. Throws on a duplicate id. The builder cannot be used afterwards.
+   * `tokens`: what the thread that tokenized the papers made of them, when it was not this builder.
+   */
+  finish(tokens?: TokenData): IndexData {
     if (this.finished) throw new Error('paperlist: the index is already built');
     this.finished = true;
     const n = this.ids.length;
-    this.stream.seal();
+    const made = this.tokenizer?.finish() ?? tokens;
+    if (made === undefined) throw new Error('paperlist: the papers were tokenized elsewhere, and finish was not given their tokens');
+    if (made.stream.starts.length !== n) throw new Error(`paperlist: ${made.stream.starts.length} papers were tokenized, ${n} added`);
 
     // The vocabulary, sorted; `renumber` maps build-time word numbers to sorted ones.
-    const table = this.table;
-    const tableWords = table.words();
+    const tableWords = made.words;
     const sortedWords = tableWords.slice().sort();
     const numberOf = new Map<string, number>();
     for (let r = 0; r < sortedWords.length; r++) numberOf.set(sortedWords[r]!, r);
-    const renumber = uint32Array(table.size);
-    for (let w = 0; w < table.size; w++) renumber[w] = numberOf.get(tableWords[w]!)!;
+    const renumber = uint32Array(tableWords.length);
+    for (let w = 0; w < tableWords.length; w++) renumber[w] = numberOf.get(tableWords[w]!)!;
     numberOf.clear();
 
     // Orders. Documents are numbered by title then id: the default order is the numbering.
@@ -211,8 +171,8 @@ export class IndexBuilder {
     const methods = ValueSets.buildMulti(n, (d) => methodSlugs(noteOf(d)));
     const annotations = AnnotationStore.build(n, noteOf);
     const store = this.store.finish(order);
-    const { postings, successors } = this.layoutPostings(n, order, renumber);
-    const layout = this.layoutFields(n, order);
+    const { postings, successors } = layoutPostings(n, order, renumber, made);
+    const layout = layoutFields(n, order, made);
     const vocabulary = Vocabulary.fromSorted(sortedWords);
     const authors = new AuthorNames(
       authorNames.wordNamesAt,
@@ -229,8 +189,8 @@ export class IndexBuilder {
       successors,
       shortPrefixes: shortPrefixSets(n, vocabulary, postings),
       layout,
-      titleText: this.titleText.finish(order),
-      abstractText: this.abstractText.finish(order),
+      titleText: finishFieldText(made.titleText, order),
+      abstractText: finishFieldText(made.abstractText, order),
       store,
       orders: new OrderBook(data),
       publishedDays: days,
@@ -288,86 +248,109 @@ export class IndexBuilder {
     return { order, data };
   }
 
-  private layoutPostings(n: number, order: Uint32Array, renumber: Uint32Array): { postings: Postings; successors: Successors } {
-    const V = renumber.length;
-    const df = uint32Array(V);
-    const tf = uint32Array(V);
-    for (let w = 0; w < V; w++) {
-      df[renumber[w]!] = this.counts[3 * w + 1]!;
-      tf[renumber[w]!] = this.counts[3 * w + 2]!;
-    }
-    this.counts = new Int32Array(0);
+}
 
-    const wordsPerSet = bitsetWords(n);
-    const dense = uint8Array(V);
-    const docsAt = uint32Array(V);
-    const positionsAt = uint32Array(V + 1);
-    const skipAt = uint32Array(V + 1);
-    let listTotal = 0;
-    let denseCount = 0;
-    for (let w = 0; w < V; w++) {
-      if (df[w]! * 32 > n) {
-        dense[w] = 1;
-        docsAt[w] = denseCount++;
-      } else {
-        docsAt[w] = listTotal;
-        listTotal += df[w]!;
-      }
-      positionsAt[w + 1] = positionsAt[w]! + tf[w]!;
-      skipAt[w + 1] = skipAt[w]! + ((df[w]! + (1 << SKIP_SHIFT) - 1) >>> SKIP_SHIFT);
-    }
-    const listDocs = uint32Array(listTotal);
-    const bitsets = uint32Array(denseCount * wordsPerSet);
-    const positions = uint16Array(positionsAt[V]!);
-    const skip = uint32Array(skipAt[V]!);
-    // Successor codes: per build-time word its code, and for anchors where their codes go.
-    const plan = successorPlan(tf, n);
-    const successors = new Successors(plan.frequent, plan.anchors, plan.codesAt, uint8Array(plan.codesAt[plan.anchors.length]!));
-    successors.codes.fill(NONE);
-    const codeByBuild = uint8Array(V);
-    const codeDelta = int32Array(V);
-    const anchorOf = new Map<number, number>();
-    plan.anchors.forEach((w, i) => anchorOf.set(w, i));
+/** The postings of every word, documents numbered by `order`, from the papers' tokens. */
+function layoutPostings(n: number, order: Uint32Array, renumber: Uint32Array, tokens: TokenData): { postings: Postings; successors: Successors } {
+  const V = renumber.length;
+  const df = uint32Array(V);
+  const tf = uint32Array(V);
+  const counts = tokens.counts;
+  for (let w = 0; w < V; w++) {
+    df[renumber[w]!] = counts[3 * w + 1]!;
+    tf[renumber[w]!] = counts[3 * w + 2]!;
+  }
 
-    // One record per build-time word number, so each word read touches one cache line:
-    // position cursor, last document + 1, pairs so far, document cursor (or bitset base, dense), skip base, dense.
-    const META = 6;
-    const meta = uint32Array(V * META);
-    for (let b = 0; b < V; b++) {
-      const w = renumber[b]!;
-      const m = b * META;
-      meta[m] = positionsAt[w]!;
-      meta[m + 3] = dense[w] === 1 ? docsAt[w]! * wordsPerSet : docsAt[w]!;
-      meta[m + 4] = skipAt[w]!;
-      const anchor = anchorOf.get(w);
-      // Bit 0: a dense word; bit 1: an anchor (its successors are written).
-      meta[m + 5] = dense[w]! | (anchor === undefined ? 0 : 2);
-      if (anchor !== undefined) codeDelta[b] = plan.codesAt[anchor]! - positionsAt[w]!;
-      codeByBuild[b] = successors.codeOf(w);
+  const wordsPerSet = bitsetWords(n);
+  const dense = uint8Array(V);
+  const docsAt = uint32Array(V);
+  const positionsAt = uint32Array(V + 1);
+  const skipAt = uint32Array(V + 1);
+  let listTotal = 0;
+  let denseCount = 0;
+  for (let w = 0; w < V; w++) {
+    if (df[w]! * 32 > n) {
+      dense[w] = 1;
+      docsAt[w] = denseCount++;
+    } else {
+      docsAt[w] = listTotal;
+      listTotal += df[w]!;
     }
-    const codes = successors.codes;
-    let distinct = uint32Array(1024);
-    const fieldLengths: number[] = [];
-    const oversize = this.oversize.array;
+    positionsAt[w + 1] = positionsAt[w]! + tf[w]!;
+    skipAt[w + 1] = skipAt[w]! + ((df[w]! + (1 << SKIP_SHIFT) - 1) >>> SKIP_SHIFT);
+  }
+  const listDocs = uint32Array(listTotal);
+  const bitsets = uint32Array(denseCount * wordsPerSet);
+  const positions = uint16Array(positionsAt[V]!);
+  const skip = uint32Array(skipAt[V]!);
+  // Successor codes: per build-time word its code, and for anchors where their codes go.
+  const plan = successorPlan(tf, n);
+  const successors = new Successors(plan.frequent, plan.anchors, plan.codesAt, uint8Array(plan.codesAt[plan.anchors.length]!));
+  successors.codes.fill(NONE);
+  const codeByBuild = uint8Array(V);
+  const codeDelta = int32Array(V);
+  const anchorOf = new Map<number, number>();
+  plan.anchors.forEach((w, i) => anchorOf.set(w, i));
 
-    for (let d = 0; d < n; d++) {
-      const input = order[d]!;
-      const big = oversize[input] === 1;
-      const bytes = this.stream.bytesOf(input);
-      let at = this.stream.startOf(input);
-      // varint reader, inlined for speed (all values stay far below 2^28)
-      let value = 0;
-      let shift = 0;
-      let b = 0;
+  // One record per build-time word number, so each word read touches one cache line:
+  // position cursor, last document + 1, pairs so far, document cursor (or bitset base, dense), skip base, dense.
+  const META = 6;
+  const meta = uint32Array(V * META);
+  for (let b = 0; b < V; b++) {
+    const w = renumber[b]!;
+    const m = b * META;
+    meta[m] = positionsAt[w]!;
+    meta[m + 3] = dense[w] === 1 ? docsAt[w]! * wordsPerSet : docsAt[w]!;
+    meta[m + 4] = skipAt[w]!;
+    const anchor = anchorOf.get(w);
+    // Bit 0: a dense word; bit 1: an anchor (its successors are written).
+    meta[m + 5] = dense[w]! | (anchor === undefined ? 0 : 2);
+    if (anchor !== undefined) codeDelta[b] = plan.codesAt[anchor]! - positionsAt[w]!;
+    codeByBuild[b] = successors.codeOf(w);
+  }
+  const codes = successors.codes;
+  let distinct = uint32Array(1024);
+  const fieldLengths: number[] = [];
+  const oversize = tokens.oversize;
+  const { chunks, chunkOf, starts } = tokens.stream;
+
+  for (let d = 0; d < n; d++) {
+    const input = order[d]!;
+    const big = oversize[input] === 1;
+    const bytes = chunks[chunkOf[input]!]!;
+    let at = starts[input]!;
+    // varint reader, inlined for speed (all values stay far below 2^28)
+    let value = 0;
+    let shift = 0;
+    let b = 0;
+    do {
+      b = bytes[at++]!;
+      value |= (b & 0x7f) << shift;
+      shift += 7;
+    } while (b >= 0x80);
+    const fieldCount = value;
+    fieldLengths.length = 0;
+    let wordCount = 0;
+    for (let f = 0; f < fieldCount; f++) {
+      value = 0;
+      shift = 0;
       do {
         b = bytes[at++]!;
         value |= (b & 0x7f) << shift;
         shift += 7;
       } while (b >= 0x80);
-      const fieldCount = value;
-      fieldLengths.length = 0;
-      let wordCount = 0;
-      for (let f = 0; f < fieldCount; f++) {
+      fieldLengths.push(value);
+      wordCount += value;
+    }
+    if (distinct.length < wordCount) distinct = uint32Array(wordCount * 2);
+    let distinctCount = 0;
+    let position = 0;
+    const stamp = d + 1;
+    for (let f = 0; f < fieldCount; f++) {
+      const length = fieldLengths[f]!;
+      // Where the previous word's successor code goes, when it is an anchor's (else -1).
+      let successorAt = -1;
+      for (let j = 0; j < length; j++) {
         value = 0;
         shift = 0;
         do {
@@ -375,95 +358,75 @@ export class IndexBuilder {
           value |= (b & 0x7f) << shift;
           shift += 7;
         } while (b >= 0x80);
-        fieldLengths.push(value);
-        wordCount += value;
-      }
-      if (distinct.length < wordCount) distinct = uint32Array(wordCount * 2);
-      let distinctCount = 0;
-      let position = 0;
-      const stamp = d + 1;
-      for (let f = 0; f < fieldCount; f++) {
-        const length = fieldLengths[f]!;
-        // Where the previous word's successor code goes, when it is an anchor's (else -1).
-        let successorAt = -1;
-        for (let j = 0; j < length; j++) {
-          value = 0;
-          shift = 0;
-          do {
-            b = bytes[at++]!;
-            value |= (b & 0x7f) << shift;
-            shift += 7;
-          } while (b >= 0x80);
-          const m = (value >>> 2) * META;
-          if (meta[m + 1] !== stamp) {
-            meta[m + 1] = stamp;
-            distinct[distinctCount++] = m;
-            const pair = meta[m + 2]!;
-            meta[m + 2] = pair + 1;
-            if ((pair & ((1 << SKIP_SHIFT) - 1)) === 0) skip[meta[m + 4]! + (pair >>> SKIP_SHIFT)] = meta[m]!;
-            if ((meta[m + 5]! & 1) === 1) bitsets[meta[m + 3]! + (d >>> 5)]! |= 1 << (d & 31);
-            else listDocs[meta[m + 3]!++] = d;
-            if (big) positions[meta[m]!++] = 0;
-          }
-          if (!big) {
-            const word = value >>> 2;
-            // The code, and the word's "one space after" flag (bit 1 of the stream's flags) as bit 7.
-            if (successorAt >= 0) codes[successorAt] = codeByBuild[word]! | ((value & 2) << 6);
-            successorAt = (meta[m + 5]! & 2) !== 0 ? meta[m]! + codeDelta[word]! : -1;
-            positions[meta[m]!++] = (position + j) | ((value & 3) << 13);
-          }
+        const m = (value >>> 2) * META;
+        if (meta[m + 1] !== stamp) {
+          meta[m + 1] = stamp;
+          distinct[distinctCount++] = m;
+          const pair = meta[m + 2]!;
+          meta[m + 2] = pair + 1;
+          if ((pair & ((1 << SKIP_SHIFT) - 1)) === 0) skip[meta[m + 4]! + (pair >>> SKIP_SHIFT)] = meta[m]!;
+          if ((meta[m + 5]! & 1) === 1) bitsets[meta[m + 3]! + (d >>> 5)]! |= 1 << (d & 31);
+          else listDocs[meta[m + 3]!++] = d;
+          if (big) positions[meta[m]!++] = 0;
         }
-        position += length + 1;
+        if (!big) {
+          const word = value >>> 2;
+          // The code, and the word's "one space after" flag (bit 1 of the stream's flags) as bit 7.
+          if (successorAt >= 0) codes[successorAt] = codeByBuild[word]! | ((value & 2) << 6);
+          successorAt = (meta[m + 5]! & 2) !== 0 ? meta[m]! + codeDelta[word]! : -1;
+          positions[meta[m]!++] = (position + j) | ((value & 3) << 13);
+        }
       }
-      for (let k = 0; k < distinctCount; k++) {
-        positions[meta[distinct[k]!]! - 1]! |= LAST;
-      }
+      position += length + 1;
     }
-
-    const blocksPerSet = (wordsPerSet >>> RANK_BLOCK_SHIFT) + 1;
-    const rankDirectory = uint32Array(denseCount * blocksPerSet);
-    for (let s = 0; s < denseCount; s++) {
-      let count = 0;
-      const base = s * wordsPerSet;
-      for (let i = 0; i < wordsPerSet; i++) {
-        if ((i & ((1 << RANK_BLOCK_SHIFT) - 1)) === 0) rankDirectory[s * blocksPerSet + (i >>> RANK_BLOCK_SHIFT)] = count;
-        const v = bitsets[base + i]!;
-        if (v !== 0) count += popcount32(v);
-      }
+    for (let k = 0; k < distinctCount; k++) {
+      positions[meta[distinct[k]!]! - 1]! |= LAST;
     }
-    return { postings: new Postings(n, df, docsAt, dense, listDocs, bitsets, rankDirectory, positionsAt, positions, skipAt, skip), successors };
   }
 
-  private layoutFields(n: number, order: Uint32Array): FieldLayout {
-    const titleLength = uint16Array(n);
-    const abstractLength = uint16Array(n);
-    const authorsLength = uint16Array(n);
-    const oversizeDocs: number[] = [];
-    const oversizeLengths: number[] = [];
-    const lengths = this.lengths.array;
-    const oversize = this.oversize.array;
-    for (let d = 0; d < n; d++) {
-      const i = order[d]!;
-      const title = lengths[3 * i]!;
-      const abstract = lengths[3 * i + 1]!;
-      const authors = lengths[3 * i + 2]!;
-      if (oversize[i] === 1) {
-        oversizeDocs.push(d);
-        oversizeLengths.push(title, abstract, authors);
-      } else {
-        titleLength[d] = title;
-        abstractLength[d] = abstract;
-        authorsLength[d] = authors;
-      }
+  const blocksPerSet = (wordsPerSet >>> RANK_BLOCK_SHIFT) + 1;
+  const rankDirectory = uint32Array(denseCount * blocksPerSet);
+  for (let s = 0; s < denseCount; s++) {
+    let count = 0;
+    const base = s * wordsPerSet;
+    for (let i = 0; i < wordsPerSet; i++) {
+      if ((i & ((1 << RANK_BLOCK_SHIFT) - 1)) === 0) rankDirectory[s * blocksPerSet + (i >>> RANK_BLOCK_SHIFT)] = count;
+      const v = bitsets[base + i]!;
+      if (v !== 0) count += popcount32(v);
     }
-    const count = Math.max(n, 1);
-    const averages: FieldLengths = {
-      title: this.totals.title / count,
-      abstract: this.totals.abstract / count,
-      authors: this.totals.authors / count,
-    };
-    return new FieldLayout(titleLength, abstractLength, authorsLength, Uint32Array.from(oversizeDocs), Uint32Array.from(oversizeLengths), averages);
   }
+  return { postings: new Postings(n, df, docsAt, dense, listDocs, bitsets, rankDirectory, positionsAt, positions, skipAt, skip), successors };
+}
+
+/** Each document's field lengths (in words) and the catalogue's averages, documents numbered by `order`. */
+function layoutFields(n: number, order: Uint32Array, tokens: TokenData): FieldLayout {
+  const titleLength = uint16Array(n);
+  const abstractLength = uint16Array(n);
+  const authorsLength = uint16Array(n);
+  const oversizeDocs: number[] = [];
+  const oversizeLengths: number[] = [];
+  const { lengths, oversize, totals } = tokens;
+  for (let d = 0; d < n; d++) {
+    const i = order[d]!;
+    const title = lengths[3 * i]!;
+    const abstract = lengths[3 * i + 1]!;
+    const authors = lengths[3 * i + 2]!;
+    if (oversize[i] === 1) {
+      oversizeDocs.push(d);
+      oversizeLengths.push(title, abstract, authors);
+    } else {
+      titleLength[d] = title;
+      abstractLength[d] = abstract;
+      authorsLength[d] = authors;
+    }
+  }
+  const count = Math.max(n, 1);
+  const averages: FieldLengths = {
+    title: totals.title / count,
+    abstract: totals.abstract / count,
+    authors: totals.authors / count,
+  };
+  return new FieldLayout(titleLength, abstractLength, authorsLength, Uint32Array.from(oversizeDocs), Uint32Array.from(oversizeLengths), averages);
 }
 
 /** Word numbers (of the sorted vocabulary `words`) ordered by each word read backwards. */

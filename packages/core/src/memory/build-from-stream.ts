@@ -16,15 +16,16 @@ export type PaperStream = PaperInput | Iterable<Paper> | AsyncIterable<Paper>;
  * and the index built on a worker thread (see `buildOnThread`), so a process serving requests
  * while it rebuilds its catalogue keeps answering them. `annotations`: the papers' tasks and
  * methods by id (read for each paper once it has been read, so a map `readCatalog` fills as it
- * streams works); byte inputs are paperlist records, which have none.
+ * streams works); byte inputs are paperlist records, which have none. `buildThreads`: 2 tokenizes
+ * on a thread of its own too (see `TokenizingThread`).
  */
-export async function buildFrom(input: PaperStream, read: ReadPapersOptions = {}, annotations?: AnnotationMap): Promise<IndexData> {
+export async function buildFrom(input: PaperStream, read: ReadPapersOptions = {}, annotations?: AnnotationMap, buildThreads: 1 | 2 = 1): Promise<IndexData> {
   if (typeof input === 'string' || typeof (input as { pipe?: unknown }).pipe === 'function') {
-    return buildOnThread(readPapers(input as PaperInput, read));
+    return buildOnThread(readPapers(input as PaperInput, read), undefined, buildThreads);
   }
   if (!(Symbol.asyncIterator in input)) {
     if (Array.isArray(input)) return buildIndex(input as readonly Paper[], annotations);
-    return buildOnThread(input as Iterable<Paper>, annotations);
+    return buildOnThread(input as Iterable<Paper>, annotations, buildThreads);
   }
   const iterator = (input as AsyncIterable<Paper | Uint8Array>)[Symbol.asyncIterator]();
   const first = await iterator.next();
@@ -44,6 +45,6 @@ export async function buildFrom(input: PaperStream, read: ReadPapersOptions = {}
       };
     },
   };
-  if (first.done !== true && first.value instanceof Uint8Array) return buildOnThread(readPapers(rest as AsyncIterable<Uint8Array>, read));
-  return buildOnThread(rest as AsyncIterable<Paper>, annotations);
+  if (first.done !== true && first.value instanceof Uint8Array) return buildOnThread(readPapers(rest as AsyncIterable<Uint8Array>, read), undefined, buildThreads);
+  return buildOnThread(rest as AsyncIterable<Paper>, annotations, buildThreads);
 }

@@ -6,6 +6,7 @@ import type { Paper } from '../paper.js';
 import type { AnnotationMap } from '../annotations/annotations.js';
 import type { BuilderData, FromBuilder, ToBuilder } from '../threads/build-messages.js';
 import { buildWorkerScript } from '../threads/worker-script.js';
+import { TokenizingThread } from './parallel-build.js';
 
 /** Papers sent to the building thread in one message. */
 const BATCH = 256;
@@ -17,11 +18,13 @@ const MAX_IN_FLIGHT = 8;
  * reading (and parsing, by whoever yields the papers); tokenizing, serializing and laying out
  * the postings (13.8 s in one piece at 498k papers, which used to hold every request up during
  * a reload) run on the building thread, at the same time as the reading. The index comes back
- * in shared memory, not copied.
+ * in shared memory, not copied. With `buildThreads` 2, a second thread tokenizes the papers
+ * meanwhile (see `TokenizingThread`).
  */
-export async function buildOnThread(papers: Iterable<Paper> | AsyncIterable<Paper>, annotations?: AnnotationMap): Promise<IndexData> {
+export async function buildOnThread(papers: Iterable<Paper> | AsyncIterable<Paper>, annotations?: AnnotationMap, buildThreads: 1 | 2 = 1): Promise<IndexData> {
   const worker = new Worker(buildWorkerScript(), { name: 'paperlist-build', workerData: { role: 'build' } satisfies BuilderData });
   const inbox = new Inbox(worker);
+  const tokenizing = buildThreads === 2 ? new TokenizingThread(worker) : null;
   try {
     let batch: Paper[] = [];
     let inFlight = 0;
@@ -34,6 +37,8 @@ export async function buildOnThread(papers: Iterable<Paper> | AsyncIterable<Pape
     };
     const send = async (message: ToBuilder) => {
       worker.postMessage(message);
+      if (message.type === 'papers') tokenizing?.papers(message.papers);
+      else if (message.type === 'finish') tokenizing?.finish();
       if (message.type === 'papers') inFlight++;
       while (inFlight > (message.type === 'finish' ? 0 : MAX_IN_FLIGHT)) {
         await inbox.expect('added');
@@ -52,7 +57,7 @@ export async function buildOnThread(papers: Iterable<Paper> | AsyncIterable<Pape
     const built = await inbox.expect('built');
     return indexFromParts(built.parts);
   } finally {
-    await worker.terminate();
+    await Promise.all([worker.terminate(), tokenizing?.close()]);
   }
 }
 

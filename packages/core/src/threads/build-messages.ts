@@ -2,6 +2,7 @@ import type { IndexParts } from '../engine/index-parts.js';
 import type { Paper } from '../paper.js';
 import type { PaperAnnotations } from '../annotations/annotations.js';
 import type { LiveDocs } from '../segments/segment.js';
+import type { MessagePort } from 'node:worker_threads';
 import type { ThreadRole } from './thread-priority.js';
 
 /** A building thread's `workerData`: what it builds, which sets its priority. */
@@ -17,6 +18,11 @@ export type ToBuilder =
   | { type: 'papers'; papers: Paper[]; annotations?: (PaperAnnotations | null)[] }
   /** The live papers of indexes in shared memory (a merge of segments: read there, not here). */
   | { type: 'segments'; segments: { parts: IndexParts; live: LiveDocs | null }[] }
+  /**
+   * Before the first papers of a build on two threads: the papers are tokenized by another
+   * thread, which sends what this one needs of that through `port` (see `tokenize-messages.ts`).
+   */
+  | { type: 'tokens-from'; port: MessagePort; signal: SharedArrayBuffer }
   | { type: 'finish' };
 
 /** From the building thread: a batch was added, the index is built, or the build failed. */

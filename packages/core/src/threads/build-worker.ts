@@ -3,11 +3,14 @@
  * tokenizing, serializing and laying out the postings happen here, so the thread that serves
  * requests only reads and parses the input. The finished index goes back as shared memory.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
 import { IndexBuilder } from '../engine/builder.js';
 import { indexFromParts, indexParts } from '../engine/index-parts.js';
 import { livePapers } from '../segments/segment-writes.js';
+import type { Paper } from '../paper.js';
+import type { PaperAnnotations } from '../annotations/annotations.js';
 import type { BuilderData, FromBuilder, ToBuilder } from './build-messages.js';
+import { TokenSignal, type FromTokenizer } from './tokenize-messages.js';
 import { lowerThreadPriority } from './thread-priority.js';
 
 const port = parentPort;
@@ -15,11 +18,21 @@ if (port === null) throw new Error('paperlist: build-worker.js runs as a worker 
 lowerThreadPriority((workerData as BuilderData).role);
 // A new builder after each finished index: a thread kept for the writes' delta indexes builds one after another.
 let builder = new IndexBuilder();
+/** The tokenizing thread of a build on two threads, or null when this thread tokenizes. */
+let tokenizer: TokenizerLink | null = null;
 
 port.on('message', (message: ToBuilder) => {
+  if (message.type === 'tokens-from') {
+    builder = new IndexBuilder(0, false);
+    tokenizer = new TokenizerLink(message.port, new Int32Array(message.signal));
+    return;
+  }
   let reply: FromBuilder;
   try {
-    if (message.type === 'papers') {
+    if (message.type === 'papers' && tokenizer !== null) {
+      addTokenized(tokenizer, message.papers, message.annotations);
+      reply = { type: 'added' };
+    } else if (message.type === 'papers') {
       const { papers, annotations } = message;
       if (annotations === undefined) for (const paper of papers) builder.add(paper);
       else papers.forEach((paper, i) => builder.add(paper, annotations[i] ?? undefined));
@@ -29,8 +42,9 @@ port.on('message', (message: ToBuilder) => {
       for (const { paper, annotations } of livePapers(segments)) builder.add(paper, annotations);
       reply = { type: 'added' };
     } else {
-      const built = builder.finish();
+      const built = tokenizer === null ? builder.finish() : builder.finish(tokenizer.next('done').tokens);
       builder = new IndexBuilder();
+      tokenizer = null;
       reply = { type: 'built', parts: indexParts(built) };
     }
   } catch (error) {
@@ -39,3 +53,49 @@ port.on('message', (message: ToBuilder) => {
   }
   port.postMessage(reply);
 });
+
+/** One batch, its tokens taken from the tokenizing thread (which got the same batch). */
+function addTokenized(link: TokenizerLink, papers: Paper[], annotations: (PaperAnnotations | null)[] | undefined): void {
+  const { papers: count, authorWords, authorEnds } = link.next('tokens');
+  if (count !== papers.length) throw new Error(`paperlist: the tokenizing thread sent ${count} papers' tokens, expected ${papers.length}`);
+  let ends = 0;
+  for (let p = 0; p < papers.length; p++) {
+    const paper = papers[p]!;
+    const from = ends === 0 ? 0 : authorEnds[ends - 1]!;
+    builder.addTokenized(paper, annotations?.[p] ?? undefined, authorWords, from, authorEnds, ends);
+    ends += paper.authors.length;
+  }
+}
+
+/**
+ * The tokenizing thread's messages, read synchronously: this thread blocks until the next one
+ * is posted (it serves no requests), so a batch is added in one message handler, as without it.
+ */
+class TokenizerLink {
+  private seen = 0;
+
+  constructor(
+    private readonly port: MessagePort,
+    private readonly signal: Int32Array,
+  ) {}
+
+  next<T extends FromTokenizer['type']>(type: T): Extract<FromTokenizer, { type: T }> {
+    for (;;) {
+      const received = receiveMessageOnPort(this.port) as { message: FromTokenizer } | undefined;
+      if (received !== undefined) {
+        this.seen++;
+        const message = received.message;
+        if (message.type === 'failed') {
+          const error = new Error(message.message);
+          error.name = message.name;
+          throw error;
+        }
+        if (message.type !== type) throw new Error(`paperlist: the tokenizing thread sent ${message.type}, expected ${type}`);
+        return message as Extract<FromTokenizer, { type: T }>;
+      }
+      if (Atomics.load(this.signal, TokenSignal.ABANDONED) === 1) throw new Error('paperlist: the tokenizing thread stopped');
+      // Woken by the next post; the timeout only rechecks ABANDONED.
+      Atomics.wait(this.signal, TokenSignal.POSTED, this.seen, 200);
+    }
+  }
+}

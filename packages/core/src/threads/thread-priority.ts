@@ -11,7 +11,7 @@ import { getPriority, setPriority } from 'node:os';
 export const THREAD_NICE = {
   /** Query threads: below the event loop, so I/O and routing are never starved by queries. */
   query: 5,
-  /** A catalogue built while the old one serves (a reload): below the queries it must not slow. */
+  /** A catalogue built while the old one serves (a reload; its building and tokenizing threads): below the queries it must not slow. */
   build: 10,
   /** Write batches' small indexes: as the queries, since a write waits for its delta. */
   delta: 5,

@@ -3,7 +3,7 @@
  * the CommonJS build), or a bootstrap that loads the TypeScript sources through tsx when this
  * module itself runs from them.
  */
-function workerScript(name: 'engine-worker' | 'build-worker'): URL {
+function workerScript(name: 'engine-worker' | 'build-worker' | 'tokenize-worker'): URL {
   const here = import.meta.url;
   if (here.endsWith('.ts')) return new URL(`./${name}-from-source.mjs`, here);
   return new URL(here.endsWith('.cjs') ? `./${name}.cjs` : `./${name}.js`, here);
@@ -17,4 +17,9 @@ export function engineWorkerScript(): URL {
 /** The building thread's script (see `memory/build-on-thread.ts`). */
 export function buildWorkerScript(): URL {
   return workerScript('build-worker');
+}
+
+/** The tokenizing thread's script (see `memory/parallel-build.ts`). */
+export function tokenizeWorkerScript(): URL {
+  return workerScript('tokenize-worker');
 }

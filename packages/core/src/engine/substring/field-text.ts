@@ -39,6 +39,17 @@ export class FieldText {
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 const SPACE = 0x20;
 
+/** What a {@link FieldTextBuilder} collected, as plain data (it crosses threads, see `parallel/`). */
+export interface FieldTextParts {
+  readonly letters: Uint32Array;
+  readonly digits: Uint16Array;
+  readonly ascii: Uint8Array;
+  readonly runWords: string[];
+  readonly runIds: Uint32Array;
+  readonly runStarts: Uint32Array;
+  readonly unicode: Map<number, number[]>;
+}
+
 /**
  * Collects {@link FieldText} while papers are added (in input order); `finish` lays it out in
  * index order. Pure ASCII text is read from its character codes; other text (about 1% of
@@ -116,64 +127,82 @@ export class FieldTextBuilder {
     this.runIds.push(id);
   }
 
+  /** What was collected, for {@link finishFieldText}. */
+  parts(): FieldTextParts {
+    return {
+      letters: this.letters.array.subarray(0, this.letters.length),
+      digits: this.digits.array.subarray(0, this.digits.length),
+      ascii: this.ascii.array.subarray(0, this.ascii.length),
+      runWords: this.runTable.words(),
+      runIds: this.runIds.array.subarray(0, this.runIds.length),
+      runStarts: this.runStarts.array.subarray(0, this.runStarts.length),
+      unicode: this.unicode,
+    };
+  }
+
   /** The field's index, documents numbered by `order` (`order[d]` = input number of document `d`). */
   finish(order: Uint32Array): FieldText {
-    const n = order.length;
-    const letters = this.letters.array;
-    const digits = this.digits.array;
-    const chars = DocSetTable.build(n, CHAR_SETS, (add) => {
-      for (let d = 0; d < n; d++) {
-        const input = order[d]!;
-        let bits = letters[input]!;
-        while (bits !== 0) {
-          const t = bits & -bits;
-          bits ^= t;
-          add(d, 31 - Math.clz32(t));
-        }
-        bits = digits[input]!;
-        while (bits !== 0) {
-          const t = bits & -bits;
-          bits ^= t;
-          add(d, 26 + 31 - Math.clz32(t));
-        }
-      }
-    });
+    return finishFieldText(this.parts(), order);
+  }
+}
 
-    // Runs sorted, so the table reads like a vocabulary.
-    const runWords = this.runTable.words();
-    const sorted = runWords.map((_, i) => i).sort((a, b) => (runWords[a]! < runWords[b]! ? -1 : runWords[a]! > runWords[b]! ? 1 : 0));
-    const rank = uint32Array(runWords.length);
-    sorted.forEach((id, r) => (rank[id] = r));
-    const runs = Vocabulary.fromSorted(sorted.map((id) => runWords[id]!));
-    const ids = this.runIds.array;
-    const starts = this.runStarts.array;
-    const total = this.runIds.length;
-    const runDocs = DocSetTable.build(n, runWords.length, (add) => {
-      for (let d = 0; d < n; d++) {
-        const input = order[d]!;
-        const end = input + 1 < this.runStarts.length ? starts[input + 1]! : total;
-        for (let k = starts[input]!; k < end; k++) add(d, rank[ids[k]!]!);
-      }
-    });
-
-    const numberOf = new Map<number, number>();
-    const unicodeByDoc: number[][] = [];
-    const ascii = this.ascii.array;
-    const nonAscii: number[] = [];
+/** The field's index from what a {@link FieldTextBuilder} collected, documents numbered by `order`. */
+export function finishFieldText(parts: FieldTextParts, order: Uint32Array): FieldText {
+  const n = order.length;
+  const letters = parts.letters;
+  const digits = parts.digits;
+  const chars = DocSetTable.build(n, CHAR_SETS, (add) => {
     for (let d = 0; d < n; d++) {
       const input = order[d]!;
-      if (ascii[input] === 0) nonAscii.push(d);
-      const points = this.unicode.get(input);
-      if (points !== undefined) {
-        for (const p of points) if (!numberOf.has(p)) numberOf.set(p, 0);
-        unicodeByDoc.push([d, ...points]);
+      let bits = letters[input]!;
+      while (bits !== 0) {
+        const t = bits & -bits;
+        bits ^= t;
+        add(d, 31 - Math.clz32(t));
+      }
+      bits = digits[input]!;
+      while (bits !== 0) {
+        const t = bits & -bits;
+        bits ^= t;
+        add(d, 26 + 31 - Math.clz32(t));
       }
     }
-    const unicode = Uint32Array.from([...numberOf.keys()].sort((a, b) => a - b));
-    unicode.forEach((p, i) => numberOf.set(p, i));
-    const unicodeDocs = DocSetTable.build(n, unicode.length, (add) => {
-      for (const [d, ...points] of unicodeByDoc) for (const p of points) add(d!, numberOf.get(p)!);
-    });
-    return new FieldText(chars, runs, runDocs, unicode, unicodeDocs, Uint32Array.from(nonAscii));
+  });
+
+  // Runs sorted, so the table reads like a vocabulary.
+  const runWords = parts.runWords;
+  const sorted = runWords.map((_, i) => i).sort((a, b) => (runWords[a]! < runWords[b]! ? -1 : runWords[a]! > runWords[b]! ? 1 : 0));
+  const rank = uint32Array(runWords.length);
+  sorted.forEach((id, r) => (rank[id] = r));
+  const runs = Vocabulary.fromSorted(sorted.map((id) => runWords[id]!));
+  const ids = parts.runIds;
+  const starts = parts.runStarts;
+  const total = ids.length;
+  const runDocs = DocSetTable.build(n, runWords.length, (add) => {
+    for (let d = 0; d < n; d++) {
+      const input = order[d]!;
+      const end = input + 1 < starts.length ? starts[input + 1]! : total;
+      for (let k = starts[input]!; k < end; k++) add(d, rank[ids[k]!]!);
+    }
+  });
+
+  const numberOf = new Map<number, number>();
+  const unicodeByDoc: number[][] = [];
+  const ascii = parts.ascii;
+  const nonAscii: number[] = [];
+  for (let d = 0; d < n; d++) {
+    const input = order[d]!;
+    if (ascii[input] === 0) nonAscii.push(d);
+    const points = parts.unicode.get(input);
+    if (points !== undefined) {
+      for (const p of points) if (!numberOf.has(p)) numberOf.set(p, 0);
+      unicodeByDoc.push([d, ...points]);
+    }
   }
+  const unicode = Uint32Array.from([...numberOf.keys()].sort((a, b) => a - b));
+  unicode.forEach((p, i) => numberOf.set(p, i));
+  const unicodeDocs = DocSetTable.build(n, unicode.length, (add) => {
+    for (const [d, ...points] of unicodeByDoc) for (const p of points) add(d!, numberOf.get(p)!);
+  });
+  return new FieldText(chars, runs, runDocs, unicode, unicodeDocs, Uint32Array.from(nonAscii));
 }

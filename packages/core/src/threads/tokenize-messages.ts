@@ -1,0 +1,37 @@
+import type { Paper } from '../paper.js';
+import type { TokenData } from '../engine/paper-tokens.js';
+import type { MessagePort } from 'node:worker_threads';
+
+/**
+ * The tokenizing thread of a build on two threads (see `memory/parallel-build.ts`). From the
+ * owner: where to send the tokens, then the same batches of papers the building thread gets,
+ * then the order to finish.
+ */
+export type ToTokenizer =
+  /** `port`: to the building thread; `signal`: see {@link TokenSignal}. */
+  | { type: 'start'; port: MessagePort; signal: SharedArrayBuffer }
+  | { type: 'papers'; papers: Paper[] }
+  | { type: 'finish' };
+
+/**
+ * From the tokenizing thread to the building thread, one per batch, in order: what the building
+ * thread needs of each paper's tokens (the word numbers of its author names, one after another,
+ * and where each name ends in them); then everything the postings and the substring filters'
+ * tables are laid out from.
+ */
+export type FromTokenizer =
+  | { type: 'tokens'; papers: number; authorWords: Uint32Array; authorEnds: Uint32Array }
+  | { type: 'done'; tokens: TokenData }
+  | { type: 'failed'; name: string; message: string };
+
+/**
+ * Slots of the shared `Int32Array` beside the port: the building thread waits on it (it is a
+ * worker thread, so it may block) for the next message of the tokenizing thread.
+ */
+export const TokenSignal = {
+  /** Messages posted to the building thread so far (incremented after each post). */
+  POSTED: 0,
+  /** Set to 1 by the owner when the tokenizing thread died without a word: stop waiting. */
+  ABANDONED: 1,
+  SLOTS: 2,
+} as const;

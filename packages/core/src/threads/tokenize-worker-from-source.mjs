@@ -1,0 +1,6 @@
+// Runs the tokenizing thread from the TypeScript sources (tests, benchmarks, `--conditions=@paperlist/source`):
+// the published package starts the compiled `tokenize-worker.js` instead. tsx is a development dependency.
+import { register } from 'tsx/esm/api';
+
+register();
+await import('./tokenize-worker.ts');

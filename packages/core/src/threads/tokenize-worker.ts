@@ -1,0 +1,62 @@
+/**
+ * The tokenizing thread of a build on two threads (see `memory/parallel-build.ts`): splits the
+ * papers into word numbers, and reads titles and abstracts for the substring filters, while
+ * the building thread serializes them and collects the rest,
+ * and hands each batch's author words, then the whole token data, to the building thread.
+ */
+import { parentPort, type MessagePort } from 'node:worker_threads';
+import { PaperTokenizer } from '../engine/paper-tokens.js';
+import { Growable } from '../engine/growable.js';
+import { TokenSignal, type FromTokenizer, type ToTokenizer } from './tokenize-messages.js';
+import { lowerThreadPriority } from './thread-priority.js';
+
+const port = parentPort;
+if (port === null) throw new Error('paperlist: tokenize-worker.js runs as a worker thread of the memory source');
+// As the building thread it works beside (a reload must not slow the queries of the catalogue it replaces).
+lowerThreadPriority('build');
+
+let out: MessagePort | null = null;
+let signal: Int32Array | null = null;
+const tokenizer = new PaperTokenizer();
+
+function post(message: FromTokenizer, transfer: ArrayBuffer[] = []): void {
+  out!.postMessage(message, transfer);
+  // After the post: the building thread reads the message once it sees the count move.
+  Atomics.add(signal!, TokenSignal.POSTED, 1);
+  Atomics.notify(signal!, TokenSignal.POSTED);
+}
+
+port.on('message', (message: ToTokenizer) => {
+  if (message.type === 'start') {
+    out = message.port;
+    signal = new Int32Array(message.signal);
+    return;
+  }
+  try {
+    if (message.type === 'papers') {
+      const { papers } = message;
+      const authorWords = new Growable((length) => new Uint32Array(length), 4096);
+      const authorEnds = new Growable((length) => new Uint32Array(length), 1024);
+      for (let p = 0; p < papers.length; p++) {
+        tokenizer.add(papers[p]!);
+        const words = tokenizer.words;
+        const ends = tokenizer.authorEnds;
+        let from = tokenizer.authorsFrom;
+        for (let a = 0; a < ends.length; a++) {
+          const to = ends[a]!;
+          for (let k = from; k < to; k++) authorWords.push(words[k]!);
+          authorEnds.push(authorWords.length);
+          from = to;
+        }
+      }
+      const words = authorWords.toArray();
+      const ends = authorEnds.toArray();
+      post({ type: 'tokens', papers: papers.length, authorWords: words, authorEnds: ends }, [words.buffer as ArrayBuffer, ends.buffer as ArrayBuffer]);
+    } else {
+      post({ type: 'done', tokens: tokenizer.finish() });
+    }
+  } catch (error) {
+    const e = error instanceof Error ? error : new Error(String(error));
+    post({ type: 'failed', name: e.name, message: e.message });
+  }
+});

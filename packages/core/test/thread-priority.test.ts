@@ -33,14 +33,19 @@ describe.runIf(process.platform === 'linux')('thread priorities (Linux)', () => 
   });
   const own = () => getPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()));
 
-  it('runs the query threads below the calling thread, which keeps its own priority', async () => {
-    const base = own();
+  /** The nice values of the threads a source with two query threads adds, once both have answered. */
+  const startedThreadNices = async (): Promise<number[]> => {
     const before = threadNices();
     const source = createMemorySource(papers, { threads: 2 });
     opened.push(source);
     // An answer from each thread: both have started and set their priority.
     await Promise.all([source.list(queryFor('q=graphs', 0, 5)), source.list(queryFor('q=paper', 0, 5))]);
-    const added = [...threadNices()].filter(([tid]) => !before.has(tid)).map(([, nice]) => nice);
+    return [...threadNices()].filter(([tid]) => !before.has(tid)).map(([, nice]) => nice);
+  };
+
+  it('runs the query threads below the calling thread, which keeps its own priority', async () => {
+    const base = own();
+    const added = await startedThreadNices();
     expect(own()).toBe(base);
     expect(added.filter((nice) => nice === Math.min(19, base + THREAD_NICE.query)).length).toBeGreaterThanOrEqual(2);
   });
@@ -48,11 +53,7 @@ describe.runIf(process.platform === 'linux')('thread priorities (Linux)', () => 
   it('leaves every thread at the inherited priority with PAPERLIST_THREAD_PRIORITIES=off', async () => {
     process.env['PAPERLIST_THREAD_PRIORITIES'] = 'off';
     const base = own();
-    const before = threadNices();
-    const source = createMemorySource(papers, { threads: 2 });
-    opened.push(source);
-    await Promise.all([source.list(queryFor('q=graphs', 0, 5)), source.list(queryFor('q=paper', 0, 5))]);
-    const added = [...threadNices()].filter(([tid]) => !before.has(tid)).map(([, nice]) => nice);
+    const added = await startedThreadNices();
     expect(added.length).toBeGreaterThanOrEqual(2);
     expect(added.every((nice) => nice === base)).toBe(true);
   });

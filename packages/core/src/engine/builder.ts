@@ -11,6 +11,7 @@ import { PaperTokenizer, type TokenData } from './paper-tokens.js';
 import { Vocabulary } from './vocabulary.js';
 import { DocSetTable } from './doc-set-table.js';
 import { CHAR_SETS, finishFieldText, type FieldText } from './substring/field-text.js';
+import { commonWordFields, type CommonWordFields } from './substring/common-word-fields.js';
 import { int32Array, uint16Array, uint32Array, uint8Array } from './alloc.js';
 import { AuthorNames, AuthorNamesBuilder } from './author-names.js';
 import { publishedDays } from './published-range.js';
@@ -35,6 +36,8 @@ export interface IndexData {
   /** What titles and abstracts hold, for the substring filters. */
   readonly titleText: FieldText;
   readonly abstractText: FieldText;
+  /** The commonest words' documents by field, for the substring filters. */
+  readonly commonWords: CommonWordFields;
   readonly store: PaperStore;
   readonly orders: OrderBook;
   /** The distinct `published` days, ascending, as `YYYYMMDD` (`publishedDays[r]` is published rank `r`): date ranges. */
@@ -191,6 +194,7 @@ export class IndexBuilder {
       layout,
       titleText: finishFieldText(made.titleText, order),
       abstractText: finishFieldText(made.abstractText, order),
+      commonWords: commonWordFields(n, postings, layout),
       store,
       orders: new OrderBook(data),
       publishedDays: days,

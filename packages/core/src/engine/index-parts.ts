@@ -4,6 +4,7 @@ import type { IndexData } from './builder.js';
 import { DocSetTable } from './doc-set-table.js';
 import { FieldLayout } from './field-layout.js';
 import { FieldText } from './substring/field-text.js';
+import { CommonWordFields } from './substring/common-word-fields.js';
 import { OrderBook } from './orders.js';
 import { PaperStore } from './paper-store.js';
 import { Postings } from './postings.js';
@@ -33,8 +34,8 @@ export interface IndexParts {
   readonly json: readonly Uint8Array[];
 }
 
-/** The layout version written by this code (6: the successor codes of the commonest words, for their phrases). */
-export const INDEX_FORMAT = 6;
+/** The layout version written by this code (7: the commonest words' documents by field, for the substring filters). */
+export const INDEX_FORMAT = 7;
 
 const TABLE_ARRAYS = ['df', 'docsAt', 'dense', 'listDocs', 'bitsets'] as const;
 const tableNames = <P extends string>(prefix: P) => TABLE_ARRAYS.map((a) => `${prefix}.${a}` as const);
@@ -54,6 +55,9 @@ export const INDEX_ARRAY_NAMES = [
   ...tableNames('shortPrefixes'),
   ...fieldTextNames('titleText'),
   ...fieldTextNames('abstractText'),
+  'commonWords',
+  ...tableNames('commonWordsTitle'),
+  ...tableNames('commonWordsAbstract'),
   'suffixOrder',
   'vocabularyChars',
   'vocabularyStarts',
@@ -156,6 +160,9 @@ export function indexParts(index: IndexData): IndexParts {
       ...(tableArrays('shortPrefixes', index.shortPrefixes) as Record<`shortPrefixes.${(typeof TABLE_ARRAYS)[number]}`, IndexArray>),
       ...(fieldTextArrays('titleText', index.titleText) as Record<ReturnType<typeof fieldTextNames<'titleText'>>[number], IndexArray>),
       ...(fieldTextArrays('abstractText', index.abstractText) as Record<ReturnType<typeof fieldTextNames<'abstractText'>>[number], IndexArray>),
+      commonWords: index.commonWords.words,
+      ...(tableArrays('commonWordsTitle', index.commonWords.title) as Record<`commonWordsTitle.${(typeof TABLE_ARRAYS)[number]}`, IndexArray>),
+      ...(tableArrays('commonWordsAbstract', index.commonWords.abstract) as Record<`commonWordsAbstract.${(typeof TABLE_ARRAYS)[number]}`, IndexArray>),
       suffixOrder: index.suffixOrder,
       vocabularyChars: v.chars,
       vocabularyStarts: v.starts,
@@ -276,6 +283,7 @@ export function indexFromParts(parts: IndexParts): IndexData {
     shortPrefixes: table('shortPrefixes'),
     titleText: fieldText('titleText'),
     abstractText: fieldText('abstractText'),
+    commonWords: new CommonWordFields(u32('commonWords'), table('commonWordsTitle'), table('commonWordsAbstract')),
     postings: new Postings(
       n,
       u32('df'),

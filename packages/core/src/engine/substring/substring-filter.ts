@@ -7,6 +7,7 @@ import { ANCHOR_COST, LOOKUP_COST, WALK_COST, type PartSeparators, type PhraseJo
 import { LAST, POSITION } from '../postings.js';
 import { spend } from '../work-budget.js';
 import { charSet, type FieldText } from './field-text.js';
+import { foldRiskDocs } from './fold-risk.js';
 import { readNeedle } from './needle.js';
 import { canSearchRaw, prepareRawNeedle, rawContains } from './raw-search.js';
 import { wordsFor, type RunMatch } from './word-sets.js';
@@ -20,6 +21,13 @@ export type TextField = 'title' | 'abstract';
  * field costs about 0.7 µs for a title, 3 µs for an abstract there (memory latency, mostly).
  */
 const READ_COST: Record<TextField, number> = { title: 600, abstract: 2500 };
+
+/**
+ * Work units of starting the walk of one more word, beyond its positions: its first reads miss
+ * the caches (measured at 498k papers: the 11,000 rare words holding `th`, with 3.6 million
+ * positions, took 50 ms to walk).
+ */
+const WORD_COST = 4000;
 
 /**
  * The documents whose `field`, lower-cased, contains `needle` (already lower-cased): exactly
@@ -73,9 +81,11 @@ export function substringMatches(index: IndexData, join: PhraseJoin, field: Text
   const parts = words.map((word, c) => wordsFor(index, word, matches[c]!));
   if (parts.some((p) => p.length === 0)) return EMPTY_SET;
   // Reading the candidates, or the word positions: whichever is cheaper.
-  if (count * READ_COST[field] <= joinCost(index, parts, count)) return listSet(read(setToList(candidates)));
+  const inWord = k === 1 && first === '' && last === '';
+  const cost = inWord ? occursInCost(index, parts[0]!) : joinCost(index, parts, count);
+  if (count * READ_COST[field] <= cost) return listSet(read(setToList(candidates)));
   const narrowed = candidates.kind === 'all' ? null : candidates;
-  if (k === 1 && first === '' && last === '') return within_(occursIn(index, text, field, parts[0]!, read, candidates), narrowed, index.n);
+  if (inWord) return within_(occursIn(index, text, field, words[0]!, parts[0]!, read, candidates), narrowed, index.n);
   const rules = parts.map((_, c): PartSeparators => ({
     before: c === 0 ? nonEmpty(first) : separators[c]!,
     beforeIsEdge: c === 0,
@@ -125,6 +135,17 @@ function joinCost(index: IndexData, parts: readonly Uint32Array[], candidates: n
   return total;
 }
 
+/** About what {@link occursIn} costs at most: the common words' field sets, the other words' walks. */
+function occursInCost(index: IndexData, words: Uint32Array): number {
+  const { postings, commonWords } = index;
+  let total = 0;
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    total += commonWords.slot(w) >= 0 ? bitsetWords(index.n) : WORD_COST + postings.df[w]! + postings.positionsAt[w + 1]! - postings.positionsAt[w]!;
+  }
+  return total;
+}
+
 /** How run `c` of `k` must meet its word, given the separators around it. */
 function partMatch(c: number, k: number, separators: readonly string[]): RunMatch {
   const openBefore = c === 0 && separators[0] === ''; // the word may start before the needle
@@ -150,8 +171,7 @@ function separatorRuns(text: FieldText, n: number, accept: (run: string) => bool
     any = true;
     const set = runDocs.set(r);
     spend(set.kind === 'bits' ? bits.length : setSize(set));
-    if (set.kind === 'bits') for (let i = 0; i < bits.length; i++) bits[i]! |= set.bits[i]!;
-    else if (set.kind === 'list') for (let i = 0; i < set.docs.length; i++) bits[set.docs[i]! >>> 5]! |= 1 << (set.docs[i]! & 31);
+    orInto(bits, set);
   }
   return any ? bitsToSet(bits) : EMPTY_SET;
 }
@@ -169,6 +189,7 @@ function occursIn(
   index: IndexData,
   text: FieldText,
   field: TextField,
+  run: string,
   unordered: Uint32Array,
   read: (docs: Uint32Array) => Uint32Array,
   candidates: DocSet,
@@ -178,10 +199,13 @@ function occursIn(
   const bits = uint32Array(bitsetWords(n));
   const titleLength = layout.titleLength;
   const abstractLength = layout.abstractLength;
-  const walkCost = (w: number) => postings.df[w]! + postings.positionsAt[w + 1]! - postings.positionsAt[w]!;
-  const words = Uint32Array.from(unordered).sort((a, b) => walkCost(b) - walkCost(a));
+  const common = index.commonWords;
+  const walkCost = (w: number) => WORD_COST + postings.df[w]! + postings.positionsAt[w + 1]! - postings.positionsAt[w]!;
+  // The common words first: each is one set of the field, read at once, and they find most
+  // documents; then the others by their walks, dearest first.
+  const words = byKeyDescending(unordered, (w) => (common.slot(w) >= 0 ? Number.MAX_VALUE : walkCost(w)));
   let left = 0;
-  for (let x = 0; x < words.length; x++) left += walkCost(words[x]!);
+  for (let x = 0; x < words.length; x++) if (common.slot(words[x]!) < 0) left += walkCost(words[x]!);
   const wanted = setToBits(candidates, n);
   // Counting the documents still to find costs a pass over the bitset: done before a word
   // that costs more than that, or after many cheaper ones.
@@ -203,15 +227,23 @@ function occursIn(
     const w = words[x]!;
     const df = postings.df[w]!;
     if (df === 0) continue;
+    const slot = common.slot(w);
+    if (slot >= 0) {
+      const set = common.set(field, slot);
+      spend(set.kind === 'bits' ? bits.length : setSize(set));
+      orInto(bits, set);
+      continue;
+    }
     const cost = walkCost(w);
     sinceCheck += cost;
-    if (x > 0 && (cost >= checkCost || sinceCheck >= 16 * checkCost)) {
+    // Right after the common words' sets (which find most documents), and then now and again.
+    const afterCommon = x > 0 && common.slot(words[x - 1]!) >= 0;
+    if (x > 0 && (afterCommon || cost >= checkCost || sinceCheck >= 16 * checkCost)) {
       sinceCheck = 0;
       spend(checkCost);
-      const missed = missing(wanted, bits);
-      rest = missed.length;
+      rest = countMissing(wanted, bits);
       if (rest * READ_COST[field] < left) {
-        for (const d of read(missed)) bits[d >>> 5]! |= 1 << (d & 31);
+        for (const d of read(missing(wanted, bits))) bits[d >>> 5]! |= 1 << (d & 31);
         break;
       }
     }
@@ -255,9 +287,11 @@ function occursIn(
       if (inside) bits[d >>> 5]! |= 1 << (d & 31);
     }
   }
-  // Non-ASCII documents found may hold the run only once folded: they are read. Oversize
-  // documents carry no positions (the field is unknown): all of them are read.
-  const unsure = union(filterByBits(text.nonAscii, bits), layout.oversize);
+  // Non-ASCII documents found may hold the run only once folded: those with a code point
+  // that could do that are read. Oversize documents carry no positions (the field is
+  // unknown): all of them are read.
+  const risky = foldRiskDocs(text, run, n);
+  const unsure = union(filterByBits(filterByBits(text.nonAscii, bits), risky), layout.oversize);
   if (unsure.kind !== 'list' || unsure.docs.length === 0) return bitsToSet(bits);
   for (const d of unsure.docs) bits[d >>> 5]! &= ~(1 << (d & 31));
   for (const d of read(unsure.docs)) bits[d >>> 5]! |= 1 << (d & 31);
@@ -330,13 +364,32 @@ function lookUpMissing(index: IndexData, w: number, wanted: Uint32Array, found: 
   }
 }
 
-/** The documents of `wanted` not in `found`, ascending. */
-function missing(wanted: Uint32Array, found: Uint32Array): Uint32Array {
+/** `words` by `key`, largest first (keys computed once: there may be tens of thousands of words). */
+function byKeyDescending(words: Uint32Array, key: (w: number) => number): Uint32Array {
+  const keys = Float64Array.from(words, key);
+  const order = Uint32Array.from(words.keys()).sort((a, b) => keys[b]! - keys[a]! || a - b);
+  return Uint32Array.from(order, (i) => words[i]!);
+}
+
+/** Adds the documents of `set` to `bits`. */
+function orInto(bits: Uint32Array, set: DocSet): void {
+  if (set.kind === 'bits') for (let i = 0; i < bits.length; i++) bits[i]! |= set.bits[i]!;
+  else if (set.kind === 'list') for (let i = 0; i < set.docs.length; i++) bits[set.docs[i]! >>> 5]! |= 1 << (set.docs[i]! & 31);
+}
+
+/** How many documents of `wanted` are not in `found`. */
+function countMissing(wanted: Uint32Array, found: Uint32Array): number {
   let count = 0;
   for (let i = 0; i < wanted.length; i++) {
     const v = wanted[i]! & ~found[i]!;
     if (v !== 0) count += popcount32(v);
   }
+  return count;
+}
+
+/** The documents of `wanted` not in `found`, ascending. */
+function missing(wanted: Uint32Array, found: Uint32Array): Uint32Array {
+  const count = countMissing(wanted, found);
   const out = uint32Array(count);
   let k = 0;
   for (let i = 0; i < wanted.length && k < count; i++) {

@@ -10,6 +10,7 @@ import { charSet, type FieldText } from './field-text.js';
 import { foldRiskDocs } from './fold-risk.js';
 import { readNeedle } from './needle.js';
 import { canSearchRaw, prepareRawNeedle, rawContains } from './raw-search.js';
+import type { Vocabulary } from '../vocabulary.js';
 import { wordsFor, type RunMatch } from './word-sets.js';
 
 /** The text fields a substring filter reads. */
@@ -61,7 +62,7 @@ export function substringMatches(index: IndexData, join: PhraseJoin, field: Text
   const { words, separators } = parsed;
   const k = words.length;
   // Exact from the field's sets alone.
-  if (k === 0) return within_(separatorRuns(text, index.n, (run) => run.includes(separators[0]!)), restrict, index.n);
+  if (k === 0) return within_(separatorRuns(text, index.n, 'contains', separators[0]!), restrict, index.n);
   if (k === 1 && separators[0] === '' && separators[1] === '' && words[0]!.length === 1) {
     return within_(text.chars.set(charSet(words[0]!.charCodeAt(0))), restrict, index.n);
   }
@@ -69,11 +70,11 @@ export function substringMatches(index: IndexData, join: PhraseJoin, field: Text
   // field, its inner separators are separator runs of it, its edges end and start such runs.
   let candidates: DocSet = restrict ?? all;
   for (const set of neededChars(words)) candidates = intersectSets(candidates, text.chars.set(set), index.n);
-  for (let c = 1; c < k; c++) candidates = intersectSets(candidates, separatorRuns(text, index.n, (run) => run === separators[c]), index.n);
+  for (let c = 1; c < k; c++) candidates = intersectSets(candidates, separatorRuns(text, index.n, 'exact', separators[c]!), index.n);
   const first = separators[0]!;
   const last = separators[k]!;
-  if (first !== '') candidates = intersectSets(candidates, separatorRuns(text, index.n, (run) => run.endsWith(first)), index.n);
-  if (last !== '') candidates = intersectSets(candidates, separatorRuns(text, index.n, (run) => run.startsWith(last)), index.n);
+  if (first !== '') candidates = intersectSets(candidates, separatorRuns(text, index.n, 'suffix', first), index.n);
+  if (last !== '') candidates = intersectSets(candidates, separatorRuns(text, index.n, 'prefix', last), index.n);
   const count = setSize(candidates);
   if (count === 0) return EMPTY_SET;
 
@@ -160,14 +161,24 @@ function nonEmpty(separator: string): string | null {
   return separator === '' ? null : separator;
 }
 
-/** The documents with a separator run of the field that `accept`s (a union over the field's runs). */
-function separatorRuns(text: FieldText, n: number, accept: (run: string) => boolean): DocSet {
+/**
+ * The documents with a separator run of the field that is `separator` (`exact`), starts or
+ * ends with it, or contains it: a union over the field's runs. The runs are sorted, so the
+ * first two are a lookup and a range; the others compare code units in place (there are tens
+ * of thousands of distinct runs, too many to make a string of each on every request).
+ */
+function separatorRuns(text: FieldText, n: number, how: RunMatch, separator: string): DocSet {
   const { runs, runDocs } = text;
-  spend(runs.chars.length);
+  if (how === 'exact') {
+    const r = runs.find(separator);
+    return r < 0 ? EMPTY_SET : runDocs.set(r);
+  }
+  const [from, to] = how === 'prefix' ? runs.prefixRange(separator) : [0, runs.size];
+  if (how !== 'prefix') spend(runs.chars.length);
   const bits = uint32Array(bitsetWords(n));
   let any = false;
-  for (let r = 0; r < runs.size; r++) {
-    if (!accept(runs.word(r))) continue;
+  for (let r = from; r < to; r++) {
+    if (how === 'suffix' ? !endsWith(runs, r, separator) : how === 'contains' && !runs.word(r).includes(separator)) continue;
     any = true;
     const set = runDocs.set(r);
     spend(set.kind === 'bits' ? bits.length : setSize(set));
@@ -369,6 +380,14 @@ function byKeyDescending(words: Uint32Array, key: (w: number) => number): Uint32
   const keys = Float64Array.from(words, key);
   const order = Uint32Array.from(words.keys()).sort((a, b) => keys[b]! - keys[a]! || a - b);
   return Uint32Array.from(order, (i) => words[i]!);
+}
+
+/** Whether word `w` of `words` ends with `suffix`. */
+function endsWith(words: Vocabulary, w: number, suffix: string): boolean {
+  const end = words.starts[w + 1]!;
+  if (end - words.starts[w]! < suffix.length) return false;
+  for (let i = 1; i <= suffix.length; i++) if (words.chars[end - i] !== suffix.charCodeAt(suffix.length - i)) return false;
+  return true;
 }
 
 /** Adds the documents of `set` to `bits`. */

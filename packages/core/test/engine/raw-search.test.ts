@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canSearchRaw, prepareRawNeedle, rawContains } from '../../src/engine/substring/raw-search.js';
+import { canSearchRaw, prepareRawNeedle, rawContains, rawContainsAnyText } from '../../src/engine/substring/raw-search.js';
 
 /** The raw-bytes search of ASCII JSON strings against decoding them and `toLowerCase().includes`. */
 describe('rawContains', () => {
@@ -39,5 +39,40 @@ describe('rawContains', () => {
 
   it('refuses needles holding characters JSON escapes', () => {
     for (const needle of ['"', '\\', '\n', 'a\tb', 'é']) expect(canSearchRaw(new TextEncoder().encode(needle))).toBe(false);
+  });
+});
+
+/** The same search over text with any characters: exact, or null where lower-casing makes ASCII. */
+describe('rawContainsAnyText', () => {
+  const encode = (text: string) => new TextEncoder().encode(`{"x":${JSON.stringify(text)},"y":"n\\"0"}`);
+  const check = (text: string, needle: string) => {
+    const bytes = new TextEncoder().encode(needle);
+    if (!canSearchRaw(bytes)) return;
+    const got = rawContainsAnyText(encode(text), 5, prepareRawNeedle(bytes));
+    const lowersToAscii = /[\u0130\u212a]/u.test(text);
+    expect(got, `${JSON.stringify(text)} ∋ ${JSON.stringify(needle)}`).toBe(lowersToAscii ? null : text.toLowerCase().includes(needle));
+  };
+
+  it.each([
+    ['İstanbul', 'istanbul'],
+    ['İstanbul', 'stanbul'],
+    ['\u212a scale', 'k scale'],
+    ['Café CAFÉ', 'caf'],
+    ['naïve Bayes', 've bayes'],
+    ['Straße', 'strasse'],
+    ['ﬁnal', 'final'],
+    ['emoji 😀 and', ' and'],
+    ['lone \ud800 surrogate', 'd800'],
+    ['lone \ud800 surrogate', ' surrogate'],
+  ])('%j contains %j only where the text does', (text, needle) => check(text, needle));
+
+  it('agrees with the decoded text on random strings of any characters', () => {
+    const alphabet = ['a', 'B', 'n', 'k', 'i', 'K', 'I', 's', ' ', '.', '\n', '"', '\\', 'é', 'É', 'İ', '\u212a', 'ß', 'ﬁ', '😀', '\u0301', '\ud800', 'Σ', 'ς'];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...alphabet), { maxLength: 30 }), fc.array(fc.constantFrom('a', 'b', 'n', 'k', 'i', 's', ' ', '.', 'e', 'f'), { minLength: 1, maxLength: 4 }), (chars, needle) => {
+        check(chars.join(''), needle.join(''));
+      }),
+      { numRuns: 5000, seed: 5 },
+    );
   });
 });

@@ -51,7 +51,31 @@ export function prepareRawNeedle(needle: Uint8Array): RawNeedle {
  */
 export function rawContains(json: Uint8Array, from: number, needle: RawNeedle): boolean {
   // A view of the string's content: the native searches must stop at its end, not run through the chunk.
+  return searchText(json.subarray(from + 1, closingQuote(json, from)), needle);
+}
+
+/**
+ * {@link rawContains} for a string that may hold any text, or null when it cannot tell. The
+ * bytes of a UTF-8 sequence are all above 0x7f, so an ASCII needle only ever matches ASCII
+ * characters; what lower-casing adds is two characters whose lower case is ASCII: `İ`
+ * (U+0130, to `i̇`) and the Kelvin sign (U+212A, to `k`). A text holding either is not
+ * searched here (null: decode it).
+ */
+export function rawContainsAnyText(json: Uint8Array, from: number, needle: RawNeedle): boolean | null {
   const text = json.subarray(from + 1, closingQuote(json, from));
+  if (holdsSequence(text, 0xc4, 0xb0, -1) || holdsSequence(text, 0xe2, 0x84, 0xaa)) return null;
+  return searchText(text, needle);
+}
+
+/** Whether `text` holds the bytes `a b` (then `c`, unless it is -1). */
+function holdsSequence(text: Uint8Array, a: number, b: number, c: number): boolean {
+  for (let i = text.indexOf(a); i >= 0; i = text.indexOf(a, i + 1)) {
+    if (text[i + 1] === b && (c < 0 || text[i + 2] === c)) return true;
+  }
+  return false;
+}
+
+function searchText(text: Uint8Array, needle: RawNeedle): boolean {
   const end = text.length;
   const { bytes, pivot, lower, upper } = needle;
   const m = bytes.length;

@@ -9,7 +9,7 @@ import { spend } from '../work-budget.js';
 import { charSet, type FieldText } from './field-text.js';
 import { foldRiskDocs } from './fold-risk.js';
 import { readNeedle } from './needle.js';
-import { canSearchRaw, prepareRawNeedle, rawContains } from './raw-search.js';
+import { canSearchRaw, prepareRawNeedle, rawContains, rawContainsAnyText } from './raw-search.js';
 import type { Vocabulary } from '../vocabulary.js';
 import { wordsFor, type RunMatch } from './word-sets.js';
 
@@ -327,9 +327,9 @@ function readEach(index: IndexData, field: TextField, needle: string, docs: Uint
     spend(READ_COST[field]);
     while (u < nonAscii.length && nonAscii[u]! < d) u++;
     const ascii = u >= nonAscii.length || nonAscii[u] !== d;
-    let found: boolean;
-    if (ascii && raw !== null) found = rawContains(store.chunk(d), store.fieldStart(d, field), raw);
-    else found = field === 'title' ? store.titleContains(d, needle, bytes) : store.abstractContains(d, needle, bytes);
+    let found: boolean | null = null;
+    if (raw !== null) found = ascii ? rawContains(store.chunk(d), store.fieldStart(d, field), raw) : rawContainsAnyText(store.chunk(d), store.fieldStart(d, field), raw);
+    found ??= field === 'title' ? store.titleContains(d, needle, bytes) : store.abstractContains(d, needle, bytes);
     if (found) kept[k++] = d;
   }
   return kept.subarray(0, k);

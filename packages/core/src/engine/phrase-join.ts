@@ -61,6 +61,9 @@ export class PhraseJoin {
   private states = uint8Array(4096);
   private hits = uint8Array(4096);
   private readonly batch = new RunBatch();
+  /** The pair step whose separator table `pairStates` is (see `pairTable`). */
+  private pairTableOf: PairStep | null = null;
+  private pairStates: Uint8Array = new Uint8Array(8);
 
   constructor(private readonly index: IndexData) {}
 
@@ -433,8 +436,7 @@ export class PhraseJoin {
     const shift = step.codesAt - base;
     const classes = step.classes.classes;
     const wholeCode = step.wholeCode;
-    const ruleA = separators === null ? null : separators[a]!;
-    const ruleB = separators === null ? null : separators[a + 1]!;
+    const pairStates = separators === null ? null : pairSeparatorTable(separators[a]!, separators[a + 1]!);
     const docs = this.docs;
     const begin = this.begin;
     const segmentOf = this.segmentOf;
@@ -471,10 +473,15 @@ export class PhraseJoin {
         while ((positions[off++]! & LAST) === 0);
         continue;
       }
+      // The range of startRange, inline: this loop runs once per document of the commonest words.
       let from = a;
       let to = 0x7fffffff;
-      if (field !== 'any') [from, to] = startRange(titleLength[d]!, abstractLength[d]!, field, a, k);
-      const unflagged = ruleA !== null && (unflaggedMarks[d >>> 5]! & (1 << (d & 31))) !== 0;
+      if (field === 'title') to = titleLength[d]! - k + a;
+      else if (field === 'abstract') {
+        from = titleLength[d]! + 1 + a;
+        to = titleLength[d]! + abstractLength[d]! - k + 1 + a;
+      }
+      const unflagged = pairStates !== null && (unflaggedMarks[d >>> 5]! & (1 << (d & 31))) !== 0;
       const first = written;
       for (;;) {
         const v = positions[off]!;
@@ -486,7 +493,7 @@ export class PhraseJoin {
           if (q >= from && q <= to) {
             let state = (code & CODE) === wholeCode ? WHOLE : 0;
             if (kind === CODE_MAYBE) state |= PENDING;
-            if (ruleA !== null) state |= unflagged ? VERIFY : pairSeparatorState(ruleA, ruleB!, v, code);
+            if (pairStates !== null) state |= unflagged ? VERIFY : pairStates[pairFlags(v, code)]!;
             if ((state & NO) === 0) {
               starts[written] = q - a;
               states[written] = state;
@@ -572,6 +579,15 @@ export class PhraseJoin {
     this.resolvePending(step, separators, whole);
   }
 
+  /** The separator table of a pair step, made once per step (a pair merge runs once per document). */
+  private pairTable(step: PairStep, separators: readonly PartSeparators[]): Uint8Array {
+    if (this.pairTableOf !== step) {
+      this.pairTableOf = step;
+      this.pairStates = pairSeparatorTable(separators[step.part]!, separators[step.part + 1]!);
+    }
+    return this.pairStates;
+  }
+
   /** Merges the pair word's run at `off` with segment `s`'s starts, reading the codes; returns the offset after the run. */
   private pairMerge(s: number, off: number, step: PairStep, separators: readonly PartSeparators[] | null): number {
     const positions = this.index.postings.positions;
@@ -579,15 +595,14 @@ export class PhraseJoin {
     const shift = step.codesAt - this.index.postings.positionsAt[step.word]!;
     const classes = step.classes.classes;
     const c = step.part;
-    const ruleA = separators === null ? null : separators[c]!;
-    const ruleB = separators === null ? null : separators[c + 1]!;
+    const pairStates = separators === null ? null : this.pairTable(step, separators);
     const starts = this.positions;
     const states = this.states;
     const hits = this.hits;
     let i = this.begin[s]!;
     const end = this.begin[s + 1]!;
     const d = this.docs[s]!;
-    const unflagged = ruleA !== null && (this.unflagged[d >>> 5]! & (1 << (d & 31))) !== 0;
+    const unflagged = pairStates !== null && (this.unflagged[d >>> 5]! & (1 << (d & 31))) !== 0;
     for (;;) {
       const v = positions[off]!;
       const code = codes[off + shift]!;
@@ -600,7 +615,7 @@ export class PhraseJoin {
           hits[i] = 1;
           let state = (code & CODE) === step.wholeCode ? WHOLE : 0;
           if (kind === CODE_MAYBE) state |= PENDING;
-          if (ruleA !== null) state |= unflagged ? VERIFY : pairSeparatorState(ruleA, ruleB!, v, code);
+          if (pairStates !== null) state |= unflagged ? VERIFY : pairStates[pairFlags(v, code)]!;
           states[i]! |= state;
         }
       }
@@ -806,6 +821,21 @@ function separatorState(rule: PartSeparators, v: number): number {
 function pairSeparatorState(ruleA: PartSeparators, ruleB: PartSeparators, v: number, code: number): number {
   const next = ((v & SPACE_AFTER) !== 0 ? SPACE_BEFORE : 0) | ((code & NEXT_SPACE_AFTER) !== 0 ? SPACE_AFTER : 0);
   return separatorState(ruleA, v) | separatorState(ruleB, next);
+}
+
+/** The three flags {@link pairSeparatorState} reads, as a number 0–7 (see {@link pairSeparatorTable}). */
+function pairFlags(v: number, code: number): number {
+  return ((v & SPACE_BEFORE) !== 0 ? 1 : 0) | ((v & SPACE_AFTER) !== 0 ? 2 : 0) | ((code & NEXT_SPACE_AFTER) !== 0 ? 4 : 0);
+}
+
+/** {@link pairSeparatorState} for each value of {@link pairFlags}: a pair walk reads one byte per occurrence instead. */
+function pairSeparatorTable(ruleA: PartSeparators, ruleB: PartSeparators): Uint8Array {
+  const table = new Uint8Array(8);
+  for (let flags = 0; flags < 8; flags++) {
+    const v = ((flags & 1) !== 0 ? SPACE_BEFORE : 0) | ((flags & 2) !== 0 ? SPACE_AFTER : 0);
+    table[flags] = pairSeparatorState(ruleA, ruleB, v, (flags & 4) !== 0 ? NEXT_SPACE_AFTER : 0);
+  }
+  return table;
 }
 
 /**

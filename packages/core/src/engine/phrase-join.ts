@@ -84,17 +84,23 @@ export class PhraseJoin {
     this.prepare();
     try {
       if (!this.run(parts, 'any', restrict, null, exactLast, Infinity)) return { docs: new Uint32Array(0), counts: new Uint32Array(0) };
-      const { layout } = this.index;
+      const { titleLength, abstractLength } = this.index.layout;
       const m = this.segments;
       const counts = uint32Array(m * 6);
+      // Locals, not fields: this loop runs once per occurrence of the phrase (millions for `"of the"`).
+      const docs = this.docs;
+      const begin = this.begin;
+      const positions = this.positions;
+      const states = this.states;
       for (let s = 0; s < m; s++) {
-        const d = this.docs[s]!;
-        const title = layout.titleLength[d]!;
-        const titleAbstract = title + layout.abstractLength[d]!;
-        for (let i = this.begin[s]!; i < this.begin[s + 1]!; i++) {
-          const p = this.positions[i]!;
+        const d = docs[s]!;
+        const title = titleLength[d]!;
+        const titleAbstract = title + abstractLength[d]!;
+        const end = begin[s + 1]!;
+        for (let i = begin[s]!; i < end; i++) {
+          const p = positions[i]!;
           const field = p < title ? 0 : p <= titleAbstract ? 2 : 4;
-          counts[s * 6 + field + ((this.states[i]! & WHOLE) !== 0 ? 0 : 1)]!++;
+          counts[s * 6 + field + ((states[i]! & WHOLE) !== 0 ? 0 : 1)]!++;
         }
       }
       return { docs: this.docs.slice(0, m), counts };

@@ -392,9 +392,11 @@ function countFromPositions(index: IndexData, d: number, from: number, to: numbe
 
 /** The phrase counts of a match, for `docs` (both ascending; absent documents count zero). */
 function phraseCounts(match: TermMatch, docs: Uint32Array): Uint32Array {
-  const counts = uint32Array(docs.length * COUNTS_PER_DOC);
   const phraseDocs = match.phraseDocs!;
   const six = match.phraseCounts!;
+  // A phrase alone: the documents scored are its own, the counts are already in their order.
+  if (sameDocs(docs, phraseDocs)) return six;
+  const counts = uint32Array(docs.length * COUNTS_PER_DOC);
   let j = 0;
   for (let s = 0; s < docs.length && j < phraseDocs.length; s++) {
     const d = docs[s]!;
@@ -404,4 +406,11 @@ function phraseCounts(match: TermMatch, docs: Uint32Array): Uint32Array {
     }
   }
   return counts;
+}
+
+/** Whether two ascending lists hold the same documents. */
+function sameDocs(a: Uint32Array, b: Uint32Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

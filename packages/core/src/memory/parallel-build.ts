@@ -12,9 +12,12 @@ import { tokenizeWorkerScript } from '../threads/worker-script.js';
  * numbers and reads titles and abstracts for the substring filters (together, about half of
  * what a single building thread did) while the building thread serializes them and collects
  * the rest; the
- * building thread takes each batch's author words from it, and at the end its token data, and
- * lays out the index as before. Both see the papers in the same order, so the index is the
- * one a single thread builds, byte for byte.
+ * building thread takes each batch's author words from it. At the finish both lay out: the
+ * tokenizing thread sorts the vocabulary, then lays out the postings and the other tables read
+ * from the tokens (`engine/token-layout.ts`) once the building thread has sorted the titles and
+ * told it the documents' order; the building thread meanwhile lays out the stored JSON, the
+ * author names and the value sets. Both see the papers in the same order and run the code a
+ * single thread runs, so the index is the one a single thread builds, byte for byte.
  *
  * The two do not merge anything: the tokenizing thread owns the vocabulary, so its word
  * numbers are the build's.

@@ -1,5 +1,5 @@
 import type { Paper } from '../paper.js';
-import type { TokenData } from '../engine/paper-tokens.js';
+import type { SortedVocabulary, TokenLayout } from '../engine/token-layout.js';
 import type { MessagePort } from 'node:worker_threads';
 
 /**
@@ -16,13 +16,18 @@ export type ToTokenizer =
 /**
  * From the tokenizing thread to the building thread, one per batch, in order: what the building
  * thread needs of each paper's tokens (the word numbers of its author names, one after another,
- * and where each name ends in them); then everything the postings and the substring filters'
- * tables are laid out from.
+ * and where each name ends in them). Then, at the finish, the sorted vocabulary and, once told
+ * the documents' order ({@link ToTokenizerFromBuilder}), the token half of the index (see
+ * `engine/token-layout.ts`), both as structured clones of shared arrays.
  */
 export type FromTokenizer =
   | { type: 'tokens'; papers: number; authorWords: Uint32Array; authorEnds: Uint32Array }
-  | { type: 'done'; tokens: TokenData }
+  | { type: 'vocabulary'; vocabulary: SortedVocabulary }
+  | { type: 'laid-out'; layout: TokenLayout }
   | { type: 'failed'; name: string; message: string };
+
+/** From the building thread to the tokenizing thread, over the same port: the documents' order, once its titles are sorted. */
+export type ToTokenizerFromBuilder = { type: 'order'; order: Uint32Array };
 
 /**
  * Slots of the shared `Int32Array` beside the port: the building thread waits on it (it is a

@@ -28,6 +28,9 @@ export interface TokenData {
   readonly abstractText: FieldTextParts;
 }
 
+/** What the tokenizer reads of a paper: all a tokenizing thread is sent of each (see `memory/parallel-build.ts`). */
+export type PaperText = Pick<Paper, 'title' | 'abstract' | 'authors'>;
+
 /**
  * Splits papers into word numbers (in input order), keeping what the postings are laid out
  * from, and collects what the substring filters need of titles and abstracts (the same text,
@@ -60,7 +63,7 @@ export class PaperTokenizer {
   private readonly abstractText = new FieldTextBuilder();
 
   /** Tokenizes the next paper. */
-  add(paper: Paper): void {
+  add(paper: PaperText): void {
     const i = this.papers++;
     let need = paper.title.length + paper.abstract.length;
     for (const name of paper.authors) need += name.length;

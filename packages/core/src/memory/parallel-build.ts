@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import { PaperlistOptionsError } from '../http/handler-options.js';
 import type { Paper } from '../paper.js';
+import type { PaperText } from '../engine/paper-tokens.js';
 import type { ToBuilder } from '../threads/build-messages.js';
 import { TokenSignal, type ToTokenizer } from '../threads/tokenize-messages.js';
 import { tokenizeWorkerScript } from '../threads/worker-script.js';
@@ -42,8 +43,9 @@ export class TokenizingThread {
   }
 
   /** A batch, sent to the building thread too, in the same order. */
-  papers(papers: Paper[]): void {
-    this.worker.postMessage({ type: 'papers', papers } satisfies ToTokenizer);
+  papers(papers: readonly Paper[]): void {
+    const texts = papers.map(({ title, abstract, authors }): PaperText => ({ title, abstract, authors }));
+    this.worker.postMessage({ type: 'papers', papers: texts } satisfies ToTokenizer);
   }
 
   /** No more papers: the tokens go to the building thread. */

@@ -1,16 +1,17 @@
-import type { Paper } from '../paper.js';
+import type { PaperText } from '../engine/paper-tokens.js';
 import type { SortedVocabulary, TokenLayout } from '../engine/token-layout.js';
 import type { MessagePort } from 'node:worker_threads';
 
 /**
  * The tokenizing thread of a build on two threads (see `memory/parallel-build.ts`). From the
- * owner: where to send the tokens, then the same batches of papers the building thread gets,
- * then the order to finish.
+ * owner: where to send the tokens, then the same batches of papers the building thread gets
+ * (only what the tokenizer reads of them: copying whole papers to a second thread cost the
+ * reading thread and this one time for fields they never read), then the order to finish.
  */
 export type ToTokenizer =
   /** `port`: to the building thread; `signal`: see {@link TokenSignal}. */
   | { type: 'start'; port: MessagePort; signal: SharedArrayBuffer }
-  | { type: 'papers'; papers: Paper[] }
+  | { type: 'papers'; papers: PaperText[] }
   | { type: 'finish' };
 
 /**

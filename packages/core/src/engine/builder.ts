@@ -5,10 +5,10 @@ import { OrderBook, type OrderData } from './orders.js';
 import { PaperStoreBuilder, type PaperStore } from './paper-store.js';
 import type { Postings } from './postings.js';
 import { denseRanks, inverse, sortByRank } from './ranks.js';
-import { PaperTokenizer, type TokenData } from './paper-tokens.js';
+import { ASCII_ABSTRACT, ASCII_TITLE, PaperTokenizer, type TokenData } from './paper-tokens.js';
 import type { Vocabulary } from './vocabulary.js';
 import type { DocSetTable } from './doc-set-table.js';
-import type { FieldText } from './substring/field-text.js';
+import { FieldTextBuilder, type FieldText } from './substring/field-text.js';
 import { uint32Array } from './alloc.js';
 import { AuthorNames, AuthorNamesBuilder } from './author-names.js';
 import { publishedDays } from './published-range.js';
@@ -76,6 +76,10 @@ export class IndexBuilder {
   private readonly authorNames = new AuthorNamesBuilder();
   private arxivIds: (string | null)[] = [];
   private titleKeys: string[] = [];
+  // Here, not beside the tokenizer, though they read the same text: in a build on two threads
+  // the tokenizing thread had the most work, and this one waited for it.
+  private readonly titleText = new FieldTextBuilder();
+  private readonly abstractText = new FieldTextBuilder();
   private finished = false;
 
   /**
@@ -99,13 +103,16 @@ export class IndexBuilder {
     const tokenizer = this.tokenizer;
     if (tokenizer === null) throw new Error('paperlist: this builder takes papers tokenized elsewhere (addTokenized)');
     tokenizer.add(paper);
-    this.addTokenized(paper, annotations, tokenizer.words, tokenizer.authorsFrom, tokenizer.authorEnds, 0);
+    const ascii = (tokenizer.titleAscii ? ASCII_TITLE : 0) | (tokenizer.abstractAscii ? ASCII_ABSTRACT : 0);
+    this.addTokenized(paper, annotations, tokenizer.words, tokenizer.authorsFrom, tokenizer.authorEnds, 0, ascii);
   }
 
   /**
    * Adds a paper that a `PaperTokenizer` (here or on another thread) has just tokenized, from
    * what the rest of the index needs of that: the word numbers of its author names, name `a`
-   * ending before `words[authorEnds[endsFrom + a]]`, the first starting at `authorsFrom`.
+   * ending before `words[authorEnds[endsFrom + a]]`, the first starting at `authorsFrom`; and
+   * `ascii`, whether its title ({@link ASCII_TITLE}) and abstract ({@link ASCII_ABSTRACT}) are
+   * pure ASCII.
    */
   addTokenized(
     paper: Paper,
@@ -114,10 +121,13 @@ export class IndexBuilder {
     authorsFrom: number,
     authorEnds: ArrayLike<number>,
     endsFrom: number,
+    ascii: number,
   ): void {
     if (this.finished) throw new Error('paperlist: the index is already built');
     this.notes.push(keptAnnotations(annotations));
     this.store.add(paper);
+    this.titleText.add(paper.title, (ascii & ASCII_TITLE) !== 0);
+    this.abstractText.add(paper.abstract, (ascii & ASCII_ABSTRACT) !== 0);
     let from = authorsFrom;
     const names = paper.authors;
     for (let a = 0; a < names.length; a++) {
@@ -176,6 +186,8 @@ export class IndexBuilder {
       AuthorNames.shortPrefixTable(vocabulary, authorNames.wordNamesAt, authorNames.wordNames, authorNames.docs),
       authorNames.names,
     );
+    const titleText = this.titleText.finish(order);
+    const abstractText = this.abstractText.finish(order);
     const laid = elsewhere === null ? layoutTokens(n, order, sorted, data!) : elsewhere.layout();
     return {
       n,
@@ -185,8 +197,8 @@ export class IndexBuilder {
       successors: laid.successors,
       shortPrefixes: laid.shortPrefixes,
       layout: laid.layout,
-      titleText: laid.titleText,
-      abstractText: laid.abstractText,
+      titleText,
+      abstractText,
       store,
       orders: new OrderBook(orderData),
       publishedDays: days,

@@ -5,13 +5,14 @@ import { FieldLayout } from './field-layout.js';
 import { LAST, Postings, RANK_BLOCK_SHIFT, SKIP_SHIFT } from './postings.js';
 import type { TokenData } from './paper-tokens.js';
 import { Vocabulary } from './vocabulary.js';
-import { CHAR_SETS, FieldText, finishFieldText } from './substring/field-text.js';
+import { CHAR_SETS } from './substring/field-text.js';
 import { int32Array, uint16Array, uint32Array, uint8Array } from './alloc.js';
 import { NONE, Successors, successorPlan } from './successors.js';
 
 /*
  * The half of an index's finish that reads only the papers' tokens: the sorted vocabulary, then,
- * once the documents' order is known, the postings and what goes with them. A build on two
+ * once the documents' order is known, the postings and what goes with them (the field lengths,
+ * the documents of each one-character prefix). A build on two
  * threads runs it on the tokenizing thread, which holds the tokens, while the building thread
  * sorts titles, lays out the stored JSON and the other tables (see `memory/parallel-build.ts`);
  * a build on one thread runs the same code in turn, so both give the same index.
@@ -32,8 +33,6 @@ export interface TokenLayout {
   readonly successors: Successors;
   readonly shortPrefixes: DocSetTable;
   readonly layout: FieldLayout;
-  readonly titleText: FieldText;
-  readonly abstractText: FieldText;
 }
 
 /**
@@ -69,8 +68,6 @@ export function layoutTokens(n: number, order: Uint32Array, sorted: SortedVocabu
     successors,
     shortPrefixes: shortPrefixSets(n, sorted.vocabulary, postings),
     layout: layoutFields(n, order, tokens),
-    titleText: finishFieldText(tokens.titleText, order),
-    abstractText: finishFieldText(tokens.abstractText, order),
   };
 }
 
@@ -87,8 +84,6 @@ export function sortedVocabularyFromClone(c: SortedVocabulary): SortedVocabulary
 /** See {@link sortedVocabularyFromClone}. */
 export function tokenLayoutFromClone(c: TokenLayout): TokenLayout {
   const table = (t: DocSetTable) => new DocSetTable(t.n, t.df, t.docsAt, t.dense, t.listDocs, t.bitsets);
-  const text = (t: FieldText) =>
-    new FieldText(table(t.chars), new Vocabulary(t.runs.chars, t.runs.starts), table(t.runDocs), t.unicode, table(t.unicodeDocs), t.nonAscii);
   const p = c.postings;
   const s = c.successors;
   const l = c.layout;
@@ -98,8 +93,6 @@ export function tokenLayoutFromClone(c: TokenLayout): TokenLayout {
     successors: new Successors(s.frequent, s.anchors, s.codesAt, s.codes),
     shortPrefixes: table(c.shortPrefixes),
     layout: new FieldLayout(l.titleLength, l.abstractLength, l.authorsLength, l.oversize, l.oversizeLengths, averages),
-    titleText: text(c.titleText),
-    abstractText: text(c.abstractText),
   };
 }
 

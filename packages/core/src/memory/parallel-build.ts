@@ -9,15 +9,16 @@ import { tokenizeWorkerScript } from '../threads/worker-script.js';
 
 /**
  * A build on two threads: the papers are read here and sent, batch by batch, both to the
- * building thread and to a tokenizing thread. The tokenizing thread splits them into word
- * numbers and reads titles and abstracts for the substring filters (together, about half of
- * what a single building thread did) while the building thread serializes them and collects
- * the rest; the
- * building thread takes each batch's author words from it. At the finish both lay out: the
+ * building thread and to a tokenizing thread (that one only their titles, abstracts and
+ * authors). The tokenizing thread splits them into word numbers while the building thread
+ * serializes them and collects the rest (the substring filters' tables of titles and abstracts
+ * among it: a profile of the 1M build had the tokenizing thread busy throughout and the
+ * building thread waiting for it a third of the time); the building thread takes each batch's
+ * author words, and which texts are pure ASCII, from it. At the finish both lay out: the
  * tokenizing thread sorts the vocabulary, then lays out the postings and the other tables read
  * from the tokens (`engine/token-layout.ts`) once the building thread has sorted the titles and
  * told it the documents' order; the building thread meanwhile lays out the stored JSON, the
- * author names and the value sets. Both see the papers in the same order and run the code a
+ * author names, the substring filters' tables and the value sets. Both see the papers in the same order and run the code a
  * single thread runs, so the index is the one a single thread builds, byte for byte.
  *
  * The two do not merge anything: the tokenizing thread owns the vocabulary, so its word

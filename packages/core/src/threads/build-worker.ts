@@ -57,13 +57,13 @@ port.on('message', (message: ToBuilder) => {
 
 /** One batch, its tokens taken from the tokenizing thread (which got the same batch). */
 function addTokenized(link: TokenizerLink, papers: Paper[], annotations: (PaperAnnotations | null)[] | undefined): void {
-  const { papers: count, authorWords, authorEnds } = link.next('tokens');
+  const { papers: count, authorWords, authorEnds, ascii } = link.next('tokens');
   if (count !== papers.length) throw new Error(`paperlist: the tokenizing thread sent ${count} papers' tokens, expected ${papers.length}`);
   let ends = 0;
   for (let p = 0; p < papers.length; p++) {
     const paper = papers[p]!;
     const from = ends === 0 ? 0 : authorEnds[ends - 1]!;
-    builder.addTokenized(paper, annotations?.[p] ?? undefined, authorWords, from, authorEnds, ends);
+    builder.addTokenized(paper, annotations?.[p] ?? undefined, authorWords, from, authorEnds, ends, ascii[p]!);
     ends += paper.authors.length;
   }
 }

@@ -4,7 +4,8 @@ import type { FieldLayout } from './field-layout.js';
 import { OrderBook, type OrderData } from './orders.js';
 import { PaperStoreBuilder, type PaperStore } from './paper-store.js';
 import type { Postings } from './postings.js';
-import { denseRanks, inverse, sortByRank } from './ranks.js';
+import { denseRanks, inverse, sortByRank, sortByRankThen } from './ranks.js';
+import { compareCodePoints } from '../ordering/title-sort-key.js';
 import { ASCII_ABSTRACT, ASCII_TITLE, PaperTokenizer, type TokenData } from './paper-tokens.js';
 import type { Vocabulary } from './vocabulary.js';
 import type { DocSetTable } from './doc-set-table.js';
@@ -161,9 +162,8 @@ export class IndexBuilder {
 
     // Orders. Documents are numbered by title then id: the default order is the numbering.
     const days = publishedDays(this.published);
-    const { order, data: orderData } = this.layoutOrders();
-    // The other thread lays out the postings from here on, while this one does the rest.
-    elsewhere?.order(order);
+    // The other thread lays out the postings from the moment the order is known, while this one does the rest.
+    const { order, data: orderData } = this.layoutOrders((order) => elsewhere?.order(order));
     const proceedingOf = this.proceedings;
     this.proceedings = [];
     const proceedings = ValueSets.build(n, (d) => proceedingOf[order[d]!]!);
@@ -213,19 +213,25 @@ export class IndexBuilder {
     };
   }
 
-  private layoutOrders(): { order: Uint32Array; data: OrderData } {
+  /** `ordered` is told the documents' order as soon as it is known, before the other orders are laid out. */
+  private layoutOrders(ordered: (order: Uint32Array) => void): { order: Uint32Array; data: OrderData } {
     const n = this.ids.length;
-    const id = denseRanks(this.ids);
+    const ids = this.ids;
     this.ids = [];
     const title = denseRanks(this.titleKeys);
     this.titleKeys = [];
+    // By title, then id: only papers of the same title have their ids compared, so the order is
+    // known (and a tokenizing thread can lay out the postings) before the ids are ranked. The ids'
+    // ranks are code point order too, so this is the order of titles then id ranks.
+    const order = sortByRankThen(title.ranks, title.distinct, (a, b) => compareCodePoints(ids[a]!, ids[b]!));
+    ordered(order);
+    const id = denseRanks(ids);
     const published = denseRanks(this.published);
     this.published = [];
     const arxiv = denseRanks(this.arxivIds);
     this.arxivIds = [];
 
     const byIdInput = inverse(id.ranks);
-    const order = sortByRank(byIdInput, title.ranks, title.distinct, false);
     const numberOf = inverse(order);
     const renumberRanks = (ranks: Uint32Array) => {
       const out = uint32Array(n);

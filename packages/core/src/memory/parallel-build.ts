@@ -18,8 +18,9 @@ import { tokenizeWorkerScript } from '../threads/worker-script.js';
  * tokenizing thread sorts the vocabulary, then lays out the postings and the other tables read
  * from the tokens (`engine/token-layout.ts`) once the building thread has sorted the titles and
  * told it the documents' order; the building thread meanwhile lays out the stored JSON, the
- * author names, the substring filters' tables and the value sets. Both see the papers in the same order and run the code a
- * single thread runs, so the index is the one a single thread builds, byte for byte.
+ * author names, the substring filters' tables and the value sets. Both see the papers in the
+ * same order and run the code a single thread runs, so the index is the one a single thread
+ * builds, byte for byte.
  *
  * The two do not merge anything: the tokenizing thread owns the vocabulary, so its word
  * numbers are the build's.
@@ -49,7 +50,7 @@ export class TokenizingThread {
     this.worker.postMessage({ type: 'papers', papers: texts } satisfies ToTokenizer);
   }
 
-  /** No more papers: the tokens go to the building thread. */
+  /** No more papers: the thread sorts the vocabulary, then lays out the postings for the building thread. */
   finish(): void {
     this.worker.postMessage({ type: 'finish' } satisfies ToTokenizer);
   }

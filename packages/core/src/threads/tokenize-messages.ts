@@ -18,9 +18,10 @@ export type ToTokenizer =
  * From the tokenizing thread to the building thread, one per batch, in order: what the building
  * thread needs of each paper's tokens (the word numbers of its author names, one after another,
  * and where each name ends in them; whether its title and abstract are pure ASCII, as flags
- * `ASCII_TITLE` | `ASCII_ABSTRACT` of `engine/paper-tokens.ts`). Then, at the finish, the sorted vocabulary and, once told
- * the documents' order ({@link ToTokenizerFromBuilder}), the token half of the index (see
- * `engine/token-layout.ts`), both as structured clones of shared arrays.
+ * `ASCII_TITLE` | `ASCII_ABSTRACT` of `engine/paper-tokens.ts`). Then, at the finish, the
+ * sorted vocabulary and, once told the documents' order ({@link ToTokenizerFromBuilder}), the
+ * token half of the index (see `engine/token-layout.ts`), both as structured clones of shared
+ * arrays.
  */
 export type FromTokenizer =
   | { type: 'tokens'; papers: number; authorWords: Uint32Array; authorEnds: Uint32Array; ascii: Uint8Array }

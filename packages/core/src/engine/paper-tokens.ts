@@ -5,7 +5,6 @@ import { MAX_POSITION } from './postings.js';
 import { TokenStream, type TokenStreamParts } from './token-stream.js';
 import { WordTable } from './word-table.js';
 import { int32Array, uint32Array, uint8Array } from './alloc.js';
-import { FieldTextBuilder, type FieldTextParts } from './substring/field-text.js';
 
 /**
  * What the layout of the postings needs from the tokenizing of every paper: the build-time
@@ -23,10 +22,15 @@ export interface TokenData {
   /** 1 for a paper too long for positions (see `MAX_POSITION`). */
   readonly oversize: Uint8Array;
   readonly totals: FieldLengths;
-  /** What titles and abstracts hold, for the substring filters (collected here, as it reads the same text). */
-  readonly titleText: FieldTextParts;
-  readonly abstractText: FieldTextParts;
 }
+
+/** A paper's title is pure ASCII (a flag of `IndexBuilder.addTokenized`'s `ascii`). */
+export const ASCII_TITLE = 1;
+/** A paper's abstract is pure ASCII (a flag of `IndexBuilder.addTokenized`'s `ascii`). */
+export const ASCII_ABSTRACT = 2;
+
+/** What the tokenizer reads of a paper: all a tokenizing thread is sent of each (see `memory/parallel-build.ts`). */
+export type PaperText = Pick<Paper, 'title' | 'abstract' | 'authors'>;
 
 /**
  * Splits papers into word numbers (in input order), keeping what the postings are laid out
@@ -56,11 +60,15 @@ export class PaperTokenizer {
   authorsFrom = 0;
   /** Where each author name's words of the last paper end in {@link words}. */
   readonly authorEnds: number[] = [];
-  private readonly titleText = new FieldTextBuilder();
-  private readonly abstractText = new FieldTextBuilder();
+  /**
+   * Whether the last paper's title, and its abstract, are pure ASCII (the tokenizer finds out):
+   * what the substring filters' tables need besides the text (see `FieldTextBuilder`).
+   */
+  titleAscii = true;
+  abstractAscii = true;
 
   /** Tokenizes the next paper. */
-  add(paper: Paper): void {
+  add(paper: PaperText): void {
     const i = this.papers++;
     let need = paper.title.length + paper.abstract.length;
     for (const name of paper.authors) need += name.length;
@@ -75,10 +83,10 @@ export class PaperTokenizer {
     fields.length = 0;
     this.authorEnds.length = 0;
     let at = table.tokenize(paper.title, words, 0, flags);
-    this.titleText.add(paper.title, table.ascii);
+    this.titleAscii = table.ascii;
     const title = at;
     at = table.tokenize(paper.abstract, words, at, flags);
-    this.abstractText.add(paper.abstract, table.ascii);
+    this.abstractAscii = table.ascii;
     const abstract = at - title;
     fields.push(title, abstract);
     this.authorsFrom = at;
@@ -138,8 +146,6 @@ export class PaperTokenizer {
       lengths: this.lengths.array,
       oversize: this.oversize.array,
       totals: { ...this.totals },
-      titleText: this.titleText.parts(),
-      abstractText: this.abstractText.parts(),
     };
   }
 }

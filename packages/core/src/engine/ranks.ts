@@ -65,3 +65,26 @@ export function inverse(permutation: Uint32Array): Uint32Array {
   for (let i = 0; i < permutation.length; i++) inv[permutation[i]!] = i;
   return inv;
 }
+
+/**
+ * The indexes `0..n-1` of `rank` sorted by rank, ascending (`distinct` bounds the ranks), those
+ * of equal rank by `tieBreak`: a counting sort, then a sort of each run of equal ranks. When the
+ * runs are short (few papers share a title), this costs little more than the counting sort, and
+ * needs no ranks of the tie-breaking values.
+ */
+export function sortByRankThen(rank: Uint32Array, distinct: number, tieBreak: (a: number, b: number) => number): Uint32Array {
+  const n = rank.length;
+  const starts = uint32Array(distinct + 2);
+  for (let i = 0; i < n; i++) starts[rank[i]! + 1]!++;
+  for (let b = 1; b < starts.length; b++) starts[b]! += starts[b - 1]!;
+  const cursor = uint32Array(distinct + 1);
+  cursor.set(starts.subarray(0, distinct + 1));
+  const out = uint32Array(n);
+  for (let i = 0; i < n; i++) out[cursor[rank[i]!]!++] = i;
+  for (let r = 0; r <= distinct; r++) {
+    const from = starts[r]!;
+    const to = starts[r + 1]!;
+    if (to - from > 1) out.set(Array.from(out.subarray(from, to)).sort(tieBreak), from);
+  }
+  return out;
+}

@@ -2,19 +2,25 @@ import { availableParallelism } from 'node:os';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import { PaperlistOptionsError } from '../http/handler-options.js';
 import type { Paper } from '../paper.js';
+import type { PaperText } from '../engine/paper-tokens.js';
 import type { ToBuilder } from '../threads/build-messages.js';
 import { TokenSignal, type ToTokenizer } from '../threads/tokenize-messages.js';
 import { tokenizeWorkerScript } from '../threads/worker-script.js';
 
 /**
  * A build on two threads: the papers are read here and sent, batch by batch, both to the
- * building thread and to a tokenizing thread. The tokenizing thread splits them into word
- * numbers and reads titles and abstracts for the substring filters (together, about half of
- * what a single building thread did) while the building thread serializes them and collects
- * the rest; the
- * building thread takes each batch's author words from it, and at the end its token data, and
- * lays out the index as before. Both see the papers in the same order, so the index is the
- * one a single thread builds, byte for byte.
+ * building thread and to a tokenizing thread (that one only their titles, abstracts and
+ * authors). The tokenizing thread splits them into word numbers while the building thread
+ * serializes them and collects the rest (the substring filters' tables of titles and abstracts
+ * among it: a profile of the 1M build had the tokenizing thread busy throughout and the
+ * building thread waiting for it a third of the time); the building thread takes each batch's
+ * author words, and which texts are pure ASCII, from it. At the finish both lay out: the
+ * tokenizing thread sorts the vocabulary, then lays out the postings and the other tables read
+ * from the tokens (`engine/token-layout.ts`) once the building thread has sorted the titles and
+ * told it the documents' order; the building thread meanwhile lays out the stored JSON, the
+ * author names, the substring filters' tables and the value sets. Both see the papers in the
+ * same order and run the code a single thread runs, so the index is the one a single thread
+ * builds, byte for byte.
  *
  * The two do not merge anything: the tokenizing thread owns the vocabulary, so its word
  * numbers are the build's.
@@ -39,11 +45,12 @@ export class TokenizingThread {
   }
 
   /** A batch, sent to the building thread too, in the same order. */
-  papers(papers: Paper[]): void {
-    this.worker.postMessage({ type: 'papers', papers } satisfies ToTokenizer);
+  papers(papers: readonly Paper[]): void {
+    const texts = papers.map(({ title, abstract, authors }): PaperText => ({ title, abstract, authors }));
+    this.worker.postMessage({ type: 'papers', papers: texts } satisfies ToTokenizer);
   }
 
-  /** No more papers: the tokens go to the building thread. */
+  /** No more papers: the thread sorts the vocabulary, then lays out the postings for the building thread. */
   finish(): void {
     this.worker.postMessage({ type: 'finish' } satisfies ToTokenizer);
   }

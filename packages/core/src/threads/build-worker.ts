@@ -10,7 +10,8 @@ import { livePapers } from '../segments/segment-writes.js';
 import type { Paper } from '../paper.js';
 import type { PaperAnnotations } from '../annotations/annotations.js';
 import type { BuilderData, FromBuilder, ToBuilder } from './build-messages.js';
-import { TokenSignal, type FromTokenizer } from './tokenize-messages.js';
+import { sortedVocabularyFromClone, tokenLayoutFromClone, type TokensElsewhere } from '../engine/token-layout.js';
+import { TokenSignal, type FromTokenizer, type ToTokenizerFromBuilder } from './tokenize-messages.js';
 import { lowerThreadPriority } from './thread-priority.js';
 
 const port = parentPort;
@@ -42,7 +43,7 @@ port.on('message', (message: ToBuilder) => {
       for (const { paper, annotations } of livePapers(segments)) builder.add(paper, annotations);
       reply = { type: 'added' };
     } else {
-      const built = tokenizer === null ? builder.finish() : builder.finish(tokenizer.next('done').tokens);
+      const built = tokenizer === null ? builder.finish() : builder.finish(tokenizer.elsewhere());
       builder = new IndexBuilder();
       tokenizer = null;
       reply = { type: 'built', parts: indexParts(built) };
@@ -56,13 +57,13 @@ port.on('message', (message: ToBuilder) => {
 
 /** One batch, its tokens taken from the tokenizing thread (which got the same batch). */
 function addTokenized(link: TokenizerLink, papers: Paper[], annotations: (PaperAnnotations | null)[] | undefined): void {
-  const { papers: count, authorWords, authorEnds } = link.next('tokens');
+  const { papers: count, authorWords, authorEnds, ascii } = link.next('tokens');
   if (count !== papers.length) throw new Error(`paperlist: the tokenizing thread sent ${count} papers' tokens, expected ${papers.length}`);
   let ends = 0;
   for (let p = 0; p < papers.length; p++) {
     const paper = papers[p]!;
     const from = ends === 0 ? 0 : authorEnds[ends - 1]!;
-    builder.addTokenized(paper, annotations?.[p] ?? undefined, authorWords, from, authorEnds, ends);
+    builder.addTokenized(paper, annotations?.[p] ?? undefined, authorWords, from, authorEnds, ends, ascii[p]!);
     ends += paper.authors.length;
   }
 }
@@ -78,6 +79,15 @@ class TokenizerLink {
     private readonly port: MessagePort,
     private readonly signal: Int32Array,
   ) {}
+
+  /** The tokenizing thread as the token half of this thread's finish. */
+  elsewhere(): TokensElsewhere {
+    return {
+      vocabulary: () => sortedVocabularyFromClone(this.next('vocabulary').vocabulary),
+      order: (order) => this.port.postMessage({ type: 'order', order } satisfies ToTokenizerFromBuilder),
+      layout: () => tokenLayoutFromClone(this.next('laid-out').layout),
+    };
+  }
 
   next<T extends FromTokenizer['type']>(type: T): Extract<FromTokenizer, { type: T }> {
     for (;;) {

@@ -1,28 +1,36 @@
-import type { Paper } from '../paper.js';
-import type { TokenData } from '../engine/paper-tokens.js';
+import type { PaperText } from '../engine/paper-tokens.js';
+import type { SortedVocabulary, TokenLayout } from '../engine/token-layout.js';
 import type { MessagePort } from 'node:worker_threads';
 
 /**
  * The tokenizing thread of a build on two threads (see `memory/parallel-build.ts`). From the
- * owner: where to send the tokens, then the same batches of papers the building thread gets,
- * then the order to finish.
+ * owner: where to send the tokens, then the same batches of papers the building thread gets
+ * (only what the tokenizer reads of them: copying whole papers to a second thread cost the
+ * reading thread and this one time for fields they never read), then the order to finish.
  */
 export type ToTokenizer =
   /** `port`: to the building thread; `signal`: see {@link TokenSignal}. */
   | { type: 'start'; port: MessagePort; signal: SharedArrayBuffer }
-  | { type: 'papers'; papers: Paper[] }
+  | { type: 'papers'; papers: PaperText[] }
   | { type: 'finish' };
 
 /**
  * From the tokenizing thread to the building thread, one per batch, in order: what the building
  * thread needs of each paper's tokens (the word numbers of its author names, one after another,
- * and where each name ends in them); then everything the postings and the substring filters'
- * tables are laid out from.
+ * and where each name ends in them; whether its title and abstract are pure ASCII, as flags
+ * `ASCII_TITLE` | `ASCII_ABSTRACT` of `engine/paper-tokens.ts`). Then, at the finish, the
+ * sorted vocabulary and, once told the documents' order ({@link ToTokenizerFromBuilder}), the
+ * token half of the index (see `engine/token-layout.ts`), both as structured clones of shared
+ * arrays.
  */
 export type FromTokenizer =
-  | { type: 'tokens'; papers: number; authorWords: Uint32Array; authorEnds: Uint32Array }
-  | { type: 'done'; tokens: TokenData }
+  | { type: 'tokens'; papers: number; authorWords: Uint32Array; authorEnds: Uint32Array; ascii: Uint8Array }
+  | { type: 'vocabulary'; vocabulary: SortedVocabulary }
+  | { type: 'laid-out'; layout: TokenLayout }
   | { type: 'failed'; name: string; message: string };
+
+/** From the building thread to the tokenizing thread, over the same port: the documents' order, once its titles are sorted. */
+export type ToTokenizerFromBuilder = { type: 'order'; order: Uint32Array };
 
 /**
  * Slots of the shared `Int32Array` beside the port: the building thread waits on it (it is a

@@ -1,13 +1,16 @@
 /**
  * The tokenizing thread of a build on two threads (see `memory/parallel-build.ts`): splits the
- * papers into word numbers, and reads titles and abstracts for the substring filters, while
- * the building thread serializes them and collects the rest,
- * and hands each batch's author words, then the whole token data, to the building thread.
+ * papers into word numbers while the building thread serializes them and collects the rest,
+ * and hands each batch's author words (and which titles and abstracts are pure ASCII) to the
+ * building thread. At the finish it sorts the
+ * vocabulary and, once the building thread has sorted the titles, lays out the postings (the
+ * token half of the index, `engine/token-layout.ts`) while that thread lays out the rest.
  */
 import { parentPort, type MessagePort } from 'node:worker_threads';
-import { PaperTokenizer } from '../engine/paper-tokens.js';
+import { ASCII_ABSTRACT, ASCII_TITLE, PaperTokenizer, type TokenData } from '../engine/paper-tokens.js';
 import { Growable } from '../engine/growable.js';
-import { TokenSignal, type FromTokenizer, type ToTokenizer } from './tokenize-messages.js';
+import { layoutTokens, sortVocabulary, type SortedVocabulary } from '../engine/token-layout.js';
+import { TokenSignal, type FromTokenizer, type ToTokenizer, type ToTokenizerFromBuilder } from './tokenize-messages.js';
 import { lowerThreadPriority } from './thread-priority.js';
 
 const port = parentPort;
@@ -37,8 +40,10 @@ port.on('message', (message: ToTokenizer) => {
       const { papers } = message;
       const authorWords = new Growable((length) => new Uint32Array(length), 4096);
       const authorEnds = new Growable((length) => new Uint32Array(length), 1024);
+      const ascii = new Uint8Array(papers.length);
       for (let p = 0; p < papers.length; p++) {
         tokenizer.add(papers[p]!);
+        ascii[p] = (tokenizer.titleAscii ? ASCII_TITLE : 0) | (tokenizer.abstractAscii ? ASCII_ABSTRACT : 0);
         const words = tokenizer.words;
         const ends = tokenizer.authorEnds;
         let from = tokenizer.authorsFrom;
@@ -51,12 +56,33 @@ port.on('message', (message: ToTokenizer) => {
       }
       const words = authorWords.toArray();
       const ends = authorEnds.toArray();
-      post({ type: 'tokens', papers: papers.length, authorWords: words, authorEnds: ends }, [words.buffer as ArrayBuffer, ends.buffer as ArrayBuffer]);
+      post({ type: 'tokens', papers: papers.length, authorWords: words, authorEnds: ends, ascii }, [words.buffer as ArrayBuffer, ends.buffer as ArrayBuffer, ascii.buffer]);
     } else {
-      post({ type: 'done', tokens: tokenizer.finish() });
+      const tokens = tokenizer.finish();
+      const vocabulary = sortVocabulary(tokens.words);
+      post({ type: 'vocabulary', vocabulary });
+      out!.once('message', (order: ToTokenizerFromBuilder) => guarded(() => layOut(tokens, vocabulary, order.order)));
     }
   } catch (error) {
-    const e = error instanceof Error ? error : new Error(String(error));
-    post({ type: 'failed', name: e.name, message: e.message });
+    fail(error);
   }
 });
+
+function layOut(tokens: TokenData, vocabulary: SortedVocabulary, order: Uint32Array): void {
+  const n = tokens.stream.starts.length;
+  if (order.length !== n) throw new Error(`paperlist: ${n} papers were tokenized, ${order.length} added`);
+  post({ type: 'laid-out', layout: layoutTokens(n, order, vocabulary, tokens) });
+}
+
+function guarded(run: () => void): void {
+  try {
+    run();
+  } catch (error) {
+    fail(error);
+  }
+}
+
+function fail(error: unknown): void {
+  const e = error instanceof Error ? error : new Error(String(error));
+  post({ type: 'failed', name: e.name, message: e.message });
+}

@@ -1,12 +1,13 @@
 import { Worker } from 'node:worker_threads';
 import type { IndexData } from '../engine/builder.js';
-import { indexFromParts, indexParts } from '../engine/index-parts.js';
+import { indexFromParts, indexParts, type IndexParts } from '../engine/index-parts.js';
 import type { Segment } from '../segments/segment.js';
 import type { Paper } from '../paper.js';
 import type { AnnotationMap } from '../annotations/annotations.js';
 import type { BuilderData, FromBuilder, ToBuilder } from '../threads/build-messages.js';
 import { buildWorkerScript } from '../threads/worker-script.js';
 import { TokenizingThread } from './parallel-build.js';
+import type { DeltaWarmUp } from '../threads/delta-warm-up.js';
 
 /** Papers sent to the building thread in one message. */
 const BATCH = 256;
@@ -106,33 +107,31 @@ export class DeltaBuilder {
   /**
    * Starts the thread now (a source that serves from query threads calls it at creation):
    * starting it and compiling the building code cost several hundred milliseconds, which the
-   * first write would otherwise wait for. The thread builds a tiny index at once, so that the
-   * builder's code is compiled before the first batch arrives; it never keeps the process alive.
+   * first write would otherwise wait for. The thread then builds a few indexes of papers taken
+   * from `from` (the base's parts, read on the thread from shared memory) and made up, so that
+   * the builder's code is optimized before the first batch arrives (see `delta-warm-up.ts`);
+   * it never keeps the process alive.
    */
-  start(): void {
+  start(from: IndexParts | null = null): void {
     if (this.worker !== null) return;
     const worker = new Worker(buildWorkerScript(), { name: 'paperlist-delta', workerData: { role: 'delta' } satisfies BuilderData });
     const inbox = new Inbox(worker);
     this.worker = worker;
     this.inbox = inbox;
     worker.unref();
-    const warmed = (async () => {
-      // A few hundred papers a few times: enough calls for V8 to optimize the tokenizer and the layout code.
-      for (let round = 0; round < WARM_UP_ROUNDS; round++) {
-        worker.postMessage({ type: 'papers', papers: warmUpPapers(round) } satisfies ToBuilder);
-        await inbox.expect('added');
-        worker.postMessage({ type: 'finish' } satisfies ToBuilder);
-        await inbox.expect('built');
-      }
-    })();
+    const warmUp: DeltaWarmUp = { from, rounds: WARM_UP_ROUNDS, papers: WARM_UP_PAPERS };
+    worker.postMessage({ type: 'warm-up', warmUp } satisfies ToBuilder);
     // A warm-up that failed (the thread could not start): the next build starts another thread.
-    this.warm = warmed.catch(() => {
-      if (this.worker === worker) {
-        this.worker = null;
-        this.inbox = null;
-        void worker.terminate();
-      }
-    });
+    this.warm = inbox.expect('warmed').then(
+      () => undefined,
+      () => {
+        if (this.worker === worker) {
+          this.worker = null;
+          this.inbox = null;
+          void worker.terminate();
+        }
+      },
+    );
   }
 
   private async run(papers: readonly Paper[], annotations: AnnotationMap): Promise<IndexData> {
@@ -150,9 +149,10 @@ export class DeltaBuilder {
     const inbox = this.inbox!;
     try {
       const notes = annotations.size === 0 ? undefined : papers.map((paper) => annotations.get(paper.id) ?? null);
+      // Both messages at once: waiting for `added` before sending `finish` cost a turn of this thread's event loop, busy with requests.
       worker.postMessage({ type: 'papers', papers: [...papers], ...(notes === undefined ? {} : { annotations: notes }) } satisfies ToBuilder);
-      await inbox.expect('added');
       worker.postMessage({ type: 'finish' } satisfies ToBuilder);
+      await inbox.expect('added');
       const built = await inbox.expect('built');
       return indexFromParts(built.parts);
     } catch (error) {
@@ -175,32 +175,9 @@ export class DeltaBuilder {
   }
 }
 
-/** Builds the delta thread makes when it starts, and papers in each. */
-const WARM_UP_ROUNDS = 3;
-const WARM_UP_PAPERS = 300;
-const WARM_UP_WORDS = ['learning', 'neural', 'Network', 'graph', 'über', 'Ämter', 'model', 'GPT-4', 'of', 'the', 'a', 'Transformers', '1706.03762', 'łódź', 'deep', 'x'];
-
-/** Papers whose indexes warm the delta thread up: varied words, ASCII and not, every field filled or null. */
-function warmUpPapers(round: number): Paper[] {
-  const word = (i: number) => WARM_UP_WORDS[i % WARM_UP_WORDS.length]!;
-  const separator = (i: number) => (i % 3 === 0 ? ', ' : ' ');
-  const text = (i: number, words: number) => Array.from({ length: words }, (_, k) => `${word(i * 7 + k * 3)}${(i + k) % 5 === 0 ? i : ''}`).join(separator(i));
-  return Array.from({ length: WARM_UP_PAPERS }, (_, i): Paper => ({
-    id: `paperlist-warm-up-${round}-${i}`,
-    arxiv_id: i % 4 === 0 ? null : `2001.${String(i).padStart(5, '0')}`,
-    nips_id: null,
-    url_abs: `https://example.org/${i}`,
-    url_pdf: `https://example.org/${i}.pdf`,
-    title: text(i, 3 + (i % 9)),
-    abstract: text(i + 1, 40 + (i % 120)),
-    authors: Array.from({ length: i % 5 }, (_, a) => `${word(i + a)} ${word(i * a + 2)}`),
-    published: i % 6 === 0 ? null : `20${String(10 + (i % 15))}-0${1 + (i % 9)}-1${i % 10}`,
-    conference: null,
-    conference_url_abs: null,
-    conference_url_pdf: null,
-    proceeding: i % 2 === 0 ? null : `NeurIPS 20${10 + (i % 15)}`,
-  }));
-}
+/** Builds the delta thread makes when it starts, and papers in each (see `delta-warm-up.ts`). */
+const WARM_UP_ROUNDS = 8;
+const WARM_UP_PAPERS = 500;
 
 /** The building thread's messages in order, with its crash or exit as a failure. */
 class Inbox {

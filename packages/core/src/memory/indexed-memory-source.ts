@@ -155,8 +155,8 @@ class NodeEngineSource extends EngineSource implements IndexedMemorySource {
   constructor(index: IndexData, version: string | undefined, options: RunnerOptions) {
     const base = wholeSegment(index);
     super(base, version, runnerFor([base], options), options.merges);
-    // A source serving from query threads starts its delta thread too, so that the first write does not wait for it.
-    if (options.threads > 0) this.deltas.start();
+    // A source serving from query threads starts its delta thread too, so that the first write does not wait for it; it warms up on the base's papers.
+    if (options.threads > 0) this.deltas.start(indexParts(base.index));
   }
 
   replaceFrom(input: PaperStream, options: Pick<MemoryStreamOptions, 'read' | 'version' | 'annotations' | 'buildThreads'> = {}): Promise<void> {

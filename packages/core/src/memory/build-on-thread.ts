@@ -91,8 +91,9 @@ export class DeltaBuilder {
   private inbox: Inbox | null = null;
   /** Builds wait for the one before (the writer applies one batch at a time anyway). */
   private last: Promise<unknown> = Promise.resolve();
-  /** The warm-up build of a thread just started (see {@link start}); the first batch waits for it. */
+  /** The warm-up builds of a thread just started (see {@link start}); the first batch stops them, and waits for the one under way. */
   private warm: Promise<void> = Promise.resolve();
+  private readonly stopWarmUp = new Int32Array(new SharedArrayBuffer(4));
 
   /** The index of `papers`, with their tasks and methods by id. */
   build(papers: readonly Paper[], annotations: AnnotationMap): Promise<IndexData> {
@@ -110,19 +111,24 @@ export class DeltaBuilder {
    * first write would otherwise wait for. The thread then builds a few indexes of papers taken
    * from `from` (the base's parts, read on the thread from shared memory) and made up, so that
    * the builder's code is optimized before the first batch arrives (see `delta-warm-up.ts`);
-   * it never keeps the process alive.
+   * it never keeps the process alive. The warm-up waits for `after` (another delta thread's:
+   * two warming up at once took both cores from the queries of a source just opened).
+   * @returns when the warm-up is over (or failed)
    */
-  start(from: IndexParts | null = null): void {
-    if (this.worker !== null) return;
+  start(from: IndexParts | null = null, after: Promise<void> = Promise.resolve()): Promise<void> {
+    if (this.worker !== null) return this.warm;
     const worker = new Worker(buildWorkerScript(), { name: 'paperlist-delta', workerData: { role: 'delta' } satisfies BuilderData });
     const inbox = new Inbox(worker);
     this.worker = worker;
     this.inbox = inbox;
     worker.unref();
-    const warmUp: DeltaWarmUp = { from, rounds: WARM_UP_ROUNDS, papers: WARM_UP_PAPERS };
-    worker.postMessage({ type: 'warm-up', warmUp } satisfies ToBuilder);
+    const warmUp: DeltaWarmUp = { from, rounds: WARM_UP_ROUNDS, papers: WARM_UP_PAPERS, stop: this.stopWarmUp };
+    const warmed = after.then(() => {
+      worker.postMessage({ type: 'warm-up', warmUp } satisfies ToBuilder);
+      return inbox.expect('warmed');
+    });
     // A warm-up that failed (the thread could not start): the next build starts another thread.
-    this.warm = inbox.expect('warmed').then(
+    this.warm = warmed.then(
       () => undefined,
       () => {
         if (this.worker === worker) {
@@ -132,6 +138,7 @@ export class DeltaBuilder {
         }
       },
     );
+    return this.warm;
   }
 
   private async run(papers: readonly Paper[], annotations: AnnotationMap): Promise<IndexData> {
@@ -140,6 +147,7 @@ export class DeltaBuilder {
     for (let attempt = 0; this.worker === null || attempt === 0; attempt++) {
       if (attempt > 1) throw new Error('paperlist: the thread that builds the writes\' delta indexes could not start');
       if (this.worker === null) this.start();
+      Atomics.store(this.stopWarmUp, 0, 1);
       const starting = this.worker!;
       starting.ref();
       await this.warm;
@@ -176,8 +184,8 @@ export class DeltaBuilder {
 }
 
 /** Builds the delta thread makes when it starts, and papers in each (see `delta-warm-up.ts`). */
-const WARM_UP_ROUNDS = 8;
-const WARM_UP_PAPERS = 500;
+const WARM_UP_ROUNDS = 10;
+const WARM_UP_PAPERS = 300;
 
 /** The building thread's messages in order, with its crash or exit as a failure. */
 class Inbox {

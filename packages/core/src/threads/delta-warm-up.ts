@@ -17,12 +17,17 @@ export interface DeltaWarmUp {
   readonly from: IndexParts | null;
   readonly rounds: number;
   readonly papers: number;
+  /**
+   * Set (to 1, by the owner) when a write's batch is waiting: the warm-up stops after the build
+   * under way, so a write arriving just after a start waits for one small build, not all of them.
+   */
+  readonly stop: Int32Array;
 }
 
-/** Builds the warm-up's indexes, and drops them. */
-export function warmUpBuilds({ from, rounds, papers }: DeltaWarmUp): void {
+/** Builds the warm-up's indexes, and drops them, until told to stop. */
+export function warmUpBuilds({ from, rounds, papers, stop }: DeltaWarmUp): void {
   const base = from === null ? null : indexFromParts(from);
-  for (let round = 0; round < rounds; round++) {
+  for (let round = 0; round < rounds && Atomics.load(stop, 0) === 0; round++) {
     const builder = new IndexBuilder();
     // The first round, and every round when the catalogue is too small to sample, is made up.
     if (base === null || base.n < papers || round === 0) {

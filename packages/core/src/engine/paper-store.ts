@@ -3,6 +3,7 @@ import type { Paper } from '../paper.js';
 import { serializePaper } from '../paper.js';
 import { Growable } from './growable.js';
 import { int32Array, uint16Array, uint32Array, uint8Array } from './alloc.js';
+import { jsonStringBytes } from './json-string-bytes.js';
 
 /**
  * Largest storage chunk (a paper never spans two chunks; a larger paper gets a chunk of its
@@ -251,7 +252,6 @@ export function readJsonString(json: Uint8Array, from: number): string {
   return JSON.parse(utf8.decode(json.subarray(from, end))) as string;
 }
 
-const encoder = new TextEncoder();
 
 /** An id as the id tables look it up: the bytes it is stored as, and their hash. */
 export interface IdKey {
@@ -265,11 +265,6 @@ export function idKey(id: string): IdKey {
   return { bytes, hash: hashBytes(bytes, 0, bytes.length) };
 }
 
-/** The UTF-8 bytes of `JSON.stringify(text)` without its quotes (how the text sits in the JSON). */
-function jsonStringBytes(text: string): Uint8Array {
-  const literal = JSON.stringify(text);
-  return encoder.encode(literal.slice(1, -1));
-}
 
 function hashBytes(bytes: Uint8Array, from: number, to: number): number {
   let h = 0x811c9dc5;

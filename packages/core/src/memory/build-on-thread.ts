@@ -1,12 +1,13 @@
 import { Worker } from 'node:worker_threads';
 import type { IndexData } from '../engine/builder.js';
-import { indexFromParts, indexParts } from '../engine/index-parts.js';
+import { indexFromParts, indexParts, type IndexParts } from '../engine/index-parts.js';
 import type { Segment } from '../segments/segment.js';
 import type { Paper } from '../paper.js';
 import type { AnnotationMap } from '../annotations/annotations.js';
 import type { BuilderData, FromBuilder, ToBuilder } from '../threads/build-messages.js';
 import { buildWorkerScript } from '../threads/worker-script.js';
 import { TokenizingThread } from './parallel-build.js';
+import type { DeltaWarmUp } from '../threads/delta-warm-up.js';
 
 /** Papers sent to the building thread in one message. */
 const BATCH = 256;
@@ -90,8 +91,9 @@ export class DeltaBuilder {
   private inbox: Inbox | null = null;
   /** Builds wait for the one before (the writer applies one batch at a time anyway). */
   private last: Promise<unknown> = Promise.resolve();
-  /** The warm-up build of a thread just started (see {@link start}); the first batch waits for it. */
+  /** The warm-up builds of a thread just started (see {@link start}); the first batch stops them, and waits for the one under way. */
   private warm: Promise<void> = Promise.resolve();
+  private readonly stopWarmUp = new Int32Array(new SharedArrayBuffer(4));
 
   /** The index of `papers`, with their tasks and methods by id. */
   build(papers: readonly Paper[], annotations: AnnotationMap): Promise<IndexData> {
@@ -106,33 +108,37 @@ export class DeltaBuilder {
   /**
    * Starts the thread now (a source that serves from query threads calls it at creation):
    * starting it and compiling the building code cost several hundred milliseconds, which the
-   * first write would otherwise wait for. The thread builds a tiny index at once, so that the
-   * builder's code is compiled before the first batch arrives; it never keeps the process alive.
+   * first write would otherwise wait for. The thread then builds a few indexes of papers taken
+   * from `from` (the base's parts, read on the thread from shared memory) and made up, so that
+   * the builder's code is optimized before the first batch arrives (see `delta-warm-up.ts`);
+   * it never keeps the process alive. The warm-up waits for `after` (another delta thread's:
+   * two warming up at once took both cores from the queries of a source just opened).
+   * @returns when the warm-up is over (or failed)
    */
-  start(): void {
-    if (this.worker !== null) return;
+  start(from: IndexParts | null = null, after: Promise<void> = Promise.resolve()): Promise<void> {
+    if (this.worker !== null) return this.warm;
     const worker = new Worker(buildWorkerScript(), { name: 'paperlist-delta', workerData: { role: 'delta' } satisfies BuilderData });
     const inbox = new Inbox(worker);
     this.worker = worker;
     this.inbox = inbox;
     worker.unref();
-    const warmed = (async () => {
-      // A few hundred papers a few times: enough calls for V8 to optimize the tokenizer and the layout code.
-      for (let round = 0; round < WARM_UP_ROUNDS; round++) {
-        worker.postMessage({ type: 'papers', papers: warmUpPapers(round) } satisfies ToBuilder);
-        await inbox.expect('added');
-        worker.postMessage({ type: 'finish' } satisfies ToBuilder);
-        await inbox.expect('built');
-      }
-    })();
-    // A warm-up that failed (the thread could not start): the next build starts another thread.
-    this.warm = warmed.catch(() => {
-      if (this.worker === worker) {
-        this.worker = null;
-        this.inbox = null;
-        void worker.terminate();
-      }
+    const warmUp: DeltaWarmUp = { from, rounds: WARM_UP_ROUNDS, papers: WARM_UP_PAPERS, stop: this.stopWarmUp };
+    const warmed = after.then(() => {
+      worker.postMessage({ type: 'warm-up', warmUp } satisfies ToBuilder);
+      return inbox.expect('warmed');
     });
+    // A warm-up that failed (the thread could not start): the next build starts another thread.
+    this.warm = warmed.then(
+      () => undefined,
+      () => {
+        if (this.worker === worker) {
+          this.worker = null;
+          this.inbox = null;
+          void worker.terminate();
+        }
+      },
+    );
+    return this.warm;
   }
 
   private async run(papers: readonly Paper[], annotations: AnnotationMap): Promise<IndexData> {
@@ -141,6 +147,7 @@ export class DeltaBuilder {
     for (let attempt = 0; this.worker === null || attempt === 0; attempt++) {
       if (attempt > 1) throw new Error('paperlist: the thread that builds the writes\' delta indexes could not start');
       if (this.worker === null) this.start();
+      Atomics.store(this.stopWarmUp, 0, 1);
       const starting = this.worker!;
       starting.ref();
       await this.warm;
@@ -150,9 +157,10 @@ export class DeltaBuilder {
     const inbox = this.inbox!;
     try {
       const notes = annotations.size === 0 ? undefined : papers.map((paper) => annotations.get(paper.id) ?? null);
+      // Both messages at once: waiting for `added` before sending `finish` cost a turn of this thread's event loop, busy with requests.
       worker.postMessage({ type: 'papers', papers: [...papers], ...(notes === undefined ? {} : { annotations: notes }) } satisfies ToBuilder);
-      await inbox.expect('added');
       worker.postMessage({ type: 'finish' } satisfies ToBuilder);
+      await inbox.expect('added');
       const built = await inbox.expect('built');
       return indexFromParts(built.parts);
     } catch (error) {
@@ -175,32 +183,9 @@ export class DeltaBuilder {
   }
 }
 
-/** Builds the delta thread makes when it starts, and papers in each. */
-const WARM_UP_ROUNDS = 3;
+/** Builds the delta thread makes when it starts, and papers in each (see `delta-warm-up.ts`). */
+const WARM_UP_ROUNDS = 10;
 const WARM_UP_PAPERS = 300;
-const WARM_UP_WORDS = ['learning', 'neural', 'Network', 'graph', 'über', 'Ämter', 'model', 'GPT-4', 'of', 'the', 'a', 'Transformers', '1706.03762', 'łódź', 'deep', 'x'];
-
-/** Papers whose indexes warm the delta thread up: varied words, ASCII and not, every field filled or null. */
-function warmUpPapers(round: number): Paper[] {
-  const word = (i: number) => WARM_UP_WORDS[i % WARM_UP_WORDS.length]!;
-  const separator = (i: number) => (i % 3 === 0 ? ', ' : ' ');
-  const text = (i: number, words: number) => Array.from({ length: words }, (_, k) => `${word(i * 7 + k * 3)}${(i + k) % 5 === 0 ? i : ''}`).join(separator(i));
-  return Array.from({ length: WARM_UP_PAPERS }, (_, i): Paper => ({
-    id: `paperlist-warm-up-${round}-${i}`,
-    arxiv_id: i % 4 === 0 ? null : `2001.${String(i).padStart(5, '0')}`,
-    nips_id: null,
-    url_abs: `https://example.org/${i}`,
-    url_pdf: `https://example.org/${i}.pdf`,
-    title: text(i, 3 + (i % 9)),
-    abstract: text(i + 1, 40 + (i % 120)),
-    authors: Array.from({ length: i % 5 }, (_, a) => `${word(i + a)} ${word(i * a + 2)}`),
-    published: i % 6 === 0 ? null : `20${String(10 + (i % 15))}-0${1 + (i % 9)}-1${i % 10}`,
-    conference: null,
-    conference_url_abs: null,
-    conference_url_pdf: null,
-    proceeding: i % 2 === 0 ? null : `NeurIPS 20${10 + (i % 15)}`,
-  }));
-}
 
 /** The building thread's messages in order, with its crash or exit as a failure. */
 class Inbox {

@@ -3,6 +3,7 @@ import type { IndexData } from '../engine/builder.js';
 import type { Paper } from '../paper.js';
 import { liveFinder, type Segment } from '../segments/segment.js';
 import { deltaPapers, dropUnchanged, segmentsAfter } from '../segments/segment-writes.js';
+import { deltaParts } from '../segments/delta-split.js';
 import { netChanges } from '../writes/apply-changes.js';
 import type { PaperChange, WriteResult } from '../writes/paper-changes.js';
 
@@ -12,10 +13,10 @@ export interface WriteTarget {
   current(): readonly Segment[];
   /** Counts replacements of the whole catalogue: a write whose batch was read before one is applied again after it. */
   epoch(): number;
-  /** The index of a batch's stored papers. */
-  buildDelta(papers: readonly Paper[], annotations: AnnotationMap): Promise<IndexData>;
-  /** Serves `segments` from now on (after the batch with these net changes, whose stored papers `delta` indexes). */
-  install(segments: readonly Segment[], changes: ReadonlyMap<string, Paper | null>, delta: IndexData | null): void;
+  /** The index of part `part` of a batch's stored papers (see `deltaParts`); the parts are asked for at once. */
+  buildDelta(papers: readonly Paper[], annotations: AnnotationMap, part: number): Promise<IndexData>;
+  /** Serves `segments` from now on (after the batch with these net changes, whose stored papers `deltas` index, in order). */
+  install(segments: readonly Segment[], changes: ReadonlyMap<string, Paper | null>, deltas: readonly IndexData[]): void;
   /** Resolves when no replacement of the catalogue is under way. */
   settled(): Promise<void>;
   /** Whether a replacement is under way. */
@@ -87,12 +88,12 @@ export class CatalogueWriter {
       // Nothing to change (deletes of absent ids, papers stored as they are): no new segments.
       if (combined.size === 0) return results;
       const { papers, annotations } = deltaPapers(combined, segments, find);
-      const delta = papers.length > 0 ? await this.target.buildDelta(papers, annotations) : null;
+      const deltas = await Promise.all(deltaParts(papers).map((part, i) => this.target.buildDelta(part, annotations, i)));
       // The catalogue was replaced while the delta was built (or is being replaced): apply the batches on top of the replacement.
       if (this.target.epoch() !== epoch || this.target.replacing()) continue;
       // Merges finished meanwhile change segments, never their papers: the copies to mask are then found again.
       const now = this.target.current();
-      this.target.install(segmentsAfter(now, combined, delta, now === segments ? find : liveFinder(now)), combined, delta);
+      this.target.install(segmentsAfter(now, combined, deltas, now === segments ? find : liveFinder(now)), combined, deltas);
       return results;
     }
   }

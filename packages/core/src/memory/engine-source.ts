@@ -28,9 +28,9 @@ export class EngineSource implements MemorySource {
   private readonly writer = new CatalogueWriter({
     current: () => this.segments,
     epoch: () => this.generation,
-    buildDelta: (papers, annotations) => this.buildDelta(papers, annotations),
-    install: (segments, changes, delta) => {
-      this.fixedVersion = writtenVersion(this.fixedVersion, catalogueSize(segments), changes, delta);
+    buildDelta: (papers, annotations, part) => this.buildDelta(papers, annotations, part),
+    install: (segments, changes, deltas) => {
+      this.fixedVersion = writtenVersion(this.fixedVersion, catalogueSize(segments), changes, deltas);
       this.install(segments);
       this.merger.written(changes.keys());
     },
@@ -107,8 +107,9 @@ export class EngineSource implements MemorySource {
     return this.merger.idle();
   }
 
-  /** The index of a write batch's papers (small: built here, on the calling thread). */
-  protected async buildDelta(papers: readonly Paper[], annotations: AnnotationMap): Promise<IndexData> {
+  /** The index of (part `part` of) a write batch's papers (small: built here, on the calling thread). */
+  protected async buildDelta(papers: readonly Paper[], annotations: AnnotationMap, part: number): Promise<IndexData> {
+    void part;
     return buildIndex(papers, annotations);
   }
 
@@ -180,13 +181,13 @@ function versionOf(index: IndexData): string {
 
 /**
  * The version after a write: a digest of the version before and the batch's net changes (the ids
- * it touched, whether each was deleted, and the digest of the delta index of the papers it
- * stores, made while that was built: hashing their JSON again here cost the thread serving
+ * it touched, whether each was deleted, and the digests of the delta indexes of the papers it
+ * stores, made while those were built: hashing their JSON again here cost the thread serving
  * requests milliseconds per hundred papers), so it moves with every batch that changes
  * something (in any order of batches) without reading the catalogue; merges, which change no
  * paper, keep it.
  */
-function writtenVersion(previous: string, size: number, changes: ReadonlyMap<string, Paper | null>, delta: IndexData | null): string {
+function writtenVersion(previous: string, size: number, changes: ReadonlyMap<string, Paper | null>, deltas: readonly IndexData[]): string {
   let h = 0x811c9dc5;
   const add = (text: string) => {
     for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
@@ -194,6 +195,8 @@ function writtenVersion(previous: string, size: number, changes: ReadonlyMap<str
   };
   add(previous);
   for (const [id, paper] of changes) add(paper === null ? `-${id}` : `+${id}`);
-  add(delta === null ? '' : delta.digest);
+  // One delta or none hashes as before batches could be split: versions of such writes are unchanged.
+  add(deltas[0]?.digest ?? '');
+  for (let i = 1; i < deltas.length; i++) add(deltas[i]!.digest);
   return `m${size}-w${(h >>> 0).toString(16).padStart(8, '0')}`;
 }

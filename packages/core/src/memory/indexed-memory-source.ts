@@ -155,8 +155,11 @@ class NodeEngineSource extends EngineSource implements IndexedMemorySource {
   constructor(index: IndexData, version: string | undefined, options: RunnerOptions) {
     const base = wholeSegment(index);
     super(base, version, runnerFor([base], options), options.merges);
-    // A source serving from query threads starts its delta thread too, so that the first write does not wait for it.
-    if (options.threads > 0) this.deltas.start();
+    // A source serving from query threads starts its delta threads too, so that the first write does not wait for them; they warm up on the base's papers, one after the other.
+    if (options.threads > 0) {
+      const [first, second] = this.deltas;
+      second.start(indexParts(base.index), first.start(indexParts(base.index)));
+    }
   }
 
   replaceFrom(input: PaperStream, options: Pick<MemoryStreamOptions, 'read' | 'version' | 'annotations' | 'buildThreads'> = {}): Promise<void> {
@@ -176,15 +179,16 @@ class NodeEngineSource extends EngineSource implements IndexedMemorySource {
     });
   }
 
-  private readonly deltas = new DeltaBuilder();
+  /** One delta thread per part of a batch (see `deltaParts`): a large batch's two halves are built at the same time. */
+  private readonly deltas = [new DeltaBuilder(), new DeltaBuilder()] as const;
 
   /** A batch's delta index is built on a thread kept for them: the thread serving requests only sends the papers. */
-  protected override buildDelta(papers: readonly Paper[], annotations: AnnotationMap): Promise<IndexData> {
-    return this.deltas.build(papers, annotations);
+  protected override buildDelta(papers: readonly Paper[], annotations: AnnotationMap, part: number): Promise<IndexData> {
+    return this.deltas[part % this.deltas.length]!.build(papers, annotations);
   }
 
   override async close(): Promise<void> {
-    await Promise.all([super.close(), this.deltas.close()]);
+    await Promise.all([super.close(), ...this.deltas.map((deltas) => deltas.close())]);
   }
 
   /** Merges are built on a thread of their own, which reads the segments' shared memory. */

@@ -45,16 +45,17 @@ export function deltaPapers(changes: NetChanges, segments: readonly Segment[], f
 
 /**
  * The segments after a batch: the current copy of every id it touches is masked out of its
- * segment, and `delta` (the index of the batch's stored papers, if any) is added as the newest.
+ * segment, and `deltas` (the indexes of the batch's stored papers, none, one or two: see
+ * `deltaParts`) are added as the newest, in order.
  */
-export function segmentsAfter(segments: readonly Segment[], changes: NetChanges, delta: IndexData | null, find: LiveFinder = (id) => findLive(segments, id)): Segment[] {
+export function segmentsAfter(segments: readonly Segment[], changes: NetChanges, deltas: readonly IndexData[], find: LiveFinder = (id) => findLive(segments, id)): Segment[] {
   const deleted = segments.map((): number[] => []);
   for (const id of changes.keys()) {
     const found = find(id);
     if (found !== null) deleted[found.s]!.push(found.d);
   }
   const next = segments.map((segment, s) => withDeleted(segment, deleted[s]!));
-  if (delta !== null && delta.n > 0) next.push(wholeSegment(delta));
+  for (const delta of deltas) if (delta.n > 0) next.push(wholeSegment(delta));
   return next;
 }
 

@@ -4,6 +4,7 @@ import type { PaperAnnotations } from '../annotations/annotations.js';
 import type { LiveDocs } from '../segments/segment.js';
 import type { MessagePort } from 'node:worker_threads';
 import type { ThreadRole } from './thread-priority.js';
+import type { DeltaWarmUp } from './delta-warm-up.js';
 
 /** A building thread's `workerData`: what it builds, which sets its priority. */
 export interface BuilderData {
@@ -23,10 +24,13 @@ export type ToBuilder =
    * thread, which sends what this one needs of that through `port` (see `tokenize-messages.ts`).
    */
   | { type: 'tokens-from'; port: MessagePort; signal: SharedArrayBuffer }
-  | { type: 'finish' };
+  | { type: 'finish' }
+  /** A delta thread just started: builds to make (and drop) before the first write's (see `delta-warm-up.ts`). */
+  | { type: 'warm-up'; warmUp: DeltaWarmUp };
 
-/** From the building thread: a batch was added, the index is built, or the build failed. */
+/** From the building thread: a batch was added, the index is built, the warm-up is done, or the build failed. */
 export type FromBuilder =
   | { type: 'added' }
+  | { type: 'warmed' }
   | { type: 'built'; parts: IndexParts }
   | { type: 'failed'; name: string; message: string; stack?: string };

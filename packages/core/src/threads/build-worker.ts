@@ -13,6 +13,7 @@ import type { BuilderData, FromBuilder, ToBuilder } from './build-messages.js';
 import { sortedVocabularyFromClone, tokenLayoutFromClone, type TokensElsewhere } from '../engine/token-layout.js';
 import { TokenSignal, type FromTokenizer, type ToTokenizerFromBuilder } from './tokenize-messages.js';
 import { lowerThreadPriority } from './thread-priority.js';
+import { warmUpBuilds } from './delta-warm-up.js';
 
 const port = parentPort;
 if (port === null) throw new Error('paperlist: build-worker.js runs as a worker thread of the memory source');
@@ -38,6 +39,9 @@ port.on('message', (message: ToBuilder) => {
       if (annotations === undefined) for (const paper of papers) builder.add(paper);
       else papers.forEach((paper, i) => builder.add(paper, annotations[i] ?? undefined));
       reply = { type: 'added' };
+    } else if (message.type === 'warm-up') {
+      warmUpBuilds(message.warmUp);
+      reply = { type: 'warmed' };
     } else if (message.type === 'segments') {
       const segments = message.segments.map(({ parts, live }, id) => ({ id, index: indexFromParts(parts), live }));
       for (const { paper, annotations } of livePapers(segments)) builder.add(paper, annotations);

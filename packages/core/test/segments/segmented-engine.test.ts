@@ -6,6 +6,7 @@ import { buildIndex } from '../../src/memory/build-index.js';
 import { findLive, wholeSegment, type Segment } from '../../src/segments/segment.js';
 import { deltaPapers, dropUnchanged, livePapers, segmentsAfter, segmentsWithMerge } from '../../src/segments/segment-writes.js';
 import { SegmentedEngine } from '../../src/segments/segmented-engine.js';
+import { deltaParts } from '../../src/segments/delta-split.js';
 import { liveWeights } from '../../src/segments/live-weights.js';
 import { ownWeights } from '../../src/engine/relevance.js';
 import { Engine } from '../../src/engine/engine.js';
@@ -39,13 +40,16 @@ function sourceOver(segments: () => readonly Segment[]): PaperSource {
   };
 }
 
-/** Applies a batch the way the memory source does: net changes, a delta index, deletions. */
+/** Batches that store this many papers or more become two deltas here (see `deltaParts`), so that both shapes are checked. */
+const SPLIT_FROM = 4;
+
+/** Applies a batch the way the memory source does: net changes, delta indexes, deletions. */
 function applyBatch(segments: readonly Segment[], changes: readonly PaperChange[]): { segments: readonly Segment[]; touched: string[] } {
   const { final } = netChanges(changes, (id) => findLive(segments, id) !== null);
   dropUnchanged(final, segments);
   if (final.size === 0) return { segments, touched: [] };
   const { papers, annotations } = deltaPapers(final, segments);
-  return { segments: segmentsAfter(segments, final, papers.length > 0 ? buildIndex(papers, annotations) : null), touched: [...final.keys()] };
+  return { segments: segmentsAfter(segments, final, deltaParts(papers, SPLIT_FROM).map((part) => buildIndex(part, annotations))), touched: [...final.keys()] };
 }
 
 function mergeOf(from: readonly Segment[]) {

@@ -1,0 +1,32 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { jsonStringBytes } from '../../src/engine/json-string-bytes.js';
+import { buildIndex } from '../../src/memory/build-index.js';
+import { loadSamplePapers } from '../../src/sample.js';
+
+const slow = (text: string) => new TextEncoder().encode(JSON.stringify(text).slice(1, -1));
+
+/** The bytes an id (or arXiv id) is looked up by are exactly those of its JSON string, on the fast path and off it. */
+describe('jsonStringBytes', () => {
+  it('equals the UTF-8 of the JSON string without quotes, for any text', () => {
+    const ascii = fc.string({ unit: fc.integer({ min: 0, max: 0x7f }).map((c) => String.fromCharCode(c)) });
+    fc.assert(
+      fc.property(fc.oneof(ascii, fc.string({ unit: 'binary' }), fc.string({ unit: 'grapheme' }), fc.string()), (text) => {
+        expect([...jsonStringBytes(text)]).toEqual([...slow(text)]);
+      }),
+      { numRuns: 2000, seed: 2811 },
+    );
+    for (const text of ['', 'a"b', 'back\\slash', 'tab\there', '\u007f', 'é', '\ud800', 'paper-id-1706.03762']) {
+      expect([...jsonStringBytes(text)], text).toEqual([...slow(text)]);
+    }
+  });
+
+  it('finds every paper of a store by its id, and no absent one', async () => {
+    const sample = (await loadSamplePapers()).slice(0, 300);
+    const odd = ['quote"id', 'slash\\id', 'tab\tid', 'ünïcode', '\u007fdel'].map((id, i) => ({ ...sample[i]!, id }));
+    const papers = [...sample.slice(odd.length), ...odd];
+    const { store } = buildIndex(papers);
+    for (const paper of papers) expect(store.paper(store.findId(paper.id)).id).toBe(paper.id);
+    for (const id of ['absent', 'quote"i', 'ünïcod']) expect(store.findId(id)).toBe(-1);
+  });
+});

@@ -1,4 +1,5 @@
-import type { DocSet } from '../doc-set.js';
+import { bitsToList } from '../bits.js';
+import { lowerBound, type DocSet } from '../doc-set.js';
 import { DocSetTable } from '../doc-set-table.js';
 import type { FieldLayout } from '../field-layout.js';
 import { LAST, POSITION, type Postings } from '../postings.js';
@@ -28,15 +29,8 @@ export class CommonWordFields {
 
   /** The number of word `w`'s sets, or -1 when it is not common. */
   slot(w: number): number {
-    const words = this.words;
-    let lo = 0;
-    let hi = words.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (words[mid]! < w) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo < words.length && words[lo] === w ? lo : -1;
+    const i = lowerBound(this.words, w, 0, this.words.length);
+    return i < this.words.length && this.words[i] === w ? i : -1;
   }
 
   /** The documents whose `field` holds the common word of `slot`, read from its positions. */
@@ -97,16 +91,5 @@ function postingDocs(postings: Postings, w: number): Uint32Array {
     const at = postings.docsAt[w]!;
     return postings.listDocs.subarray(at, at + df);
   }
-  const out = new Uint32Array(df);
-  const bits = postings.bitsOf(w);
-  let k = 0;
-  for (let i = 0; i < bits.length; i++) {
-    let v = bits[i]!;
-    while (v !== 0) {
-      const t = v & -v;
-      v ^= t;
-      out[k++] = (i << 5) + 31 - Math.clz32(t);
-    }
-  }
-  return out;
+  return bitsToList(postings.bitsOf(w), df);
 }

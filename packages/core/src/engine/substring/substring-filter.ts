@@ -1,7 +1,7 @@
 import { uint32Array } from '../alloc.js';
 import { bitsetWords, popcount32 } from '../bits.js';
 import type { IndexData } from '../builder.js';
-import { EMPTY_SET, filterByBits, intersectSets, listSet, setHas, setSize, setToBits, setToList, type DocSet } from '../doc-set.js';
+import { EMPTY_SET, filterByBits, intersectSets, listSet, lowerBound, setHas, setSize, setToBits, setToList, type DocSet } from '../doc-set.js';
 import { asciiBytes } from '../paper-store.js';
 import { ANCHOR_COST, LOOKUP_COST, WALK_COST, type PartSeparators, type PhraseJoin } from '../phrase-join.js';
 import { LAST, POSITION } from '../postings.js';
@@ -336,14 +336,8 @@ function readEach(index: IndexData, field: TextField, needle: string, docs: Uint
 }
 
 function indexOf(sorted: Uint32Array, value: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid]! < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < sorted.length && sorted[lo] === value ? lo : -1;
+  const i = lowerBound(sorted, value, 0, sorted.length);
+  return i < sorted.length && sorted[i] === value ? i : -1;
 }
 
 /**

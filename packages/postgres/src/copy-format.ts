@@ -1,6 +1,7 @@
 import { textWords, titleSortKey, type Paper } from '@paperlist/core';
 import { dictionaryWord, fieldText, MAX_DICTIONARY_WORD } from './text-columns.js';
 import type { WordDictionary } from './word-dictionary.js';
+import type { PostingsBuilder } from './postings-builder.js';
 
 const SURROGATE = /[\ud800-\udfff]/;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
@@ -58,7 +59,19 @@ export class PaperEncoder {
   /** Papers encoded and the sums of their field lengths (the catalogue's totals after a bulk load). */
   readonly totals = { papers: 0, title: 0, authors: 0, abstract: 0 };
 
-  constructor(readonly dictionary: WordDictionary) {}
+  /**
+   * @param firstOrd the ordinal (`papers.ord`) of the first paper encoded; each next paper gets the next one.
+   * @param postings gathers the papers' posting lists (a whole catalogue's import), or null.
+   */
+  constructor(
+    readonly dictionary: WordDictionary,
+    firstOrd = 1,
+    readonly postings: PostingsBuilder | null = null,
+  ) {
+    this.nextOrd = firstOrd;
+  }
+
+  private nextOrd: number;
 
   /** The values of a paper's columns, as text (null for SQL NULL). */
   values(paper: Paper): (string | null)[] {
@@ -87,6 +100,7 @@ export class PaperEncoder {
       String(row.authorsLength),
       String(row.abstractLength),
       row.wordIds,
+      String(row.ord),
     ];
   }
 
@@ -99,14 +113,16 @@ export class PaperEncoder {
       `${copyValue(paper.published)}\t${copyValue(paper.conference)}\t${copyValue(paper.conference_url_abs)}\t` +
       `${copyValue(paper.conference_url_pdf)}\t${copyValue(paper.proceeding)}\t${copyValue(d.titleKey)}\t` +
       `${copyValue(d.titleLower)}\t${copyValue(d.abstractLower)}\t${d.titleText}\t${d.authorsText}\t${d.abstractText}\t` +
-      `${d.titleLength}\t${d.authorsLength}\t${d.abstractLength}\t${d.wordIds}\n`
+      `${d.titleLength}\t${d.authorsLength}\t${d.abstractLength}\t${d.wordIds}\t${d.ord}\n`
     );
   }
 
   private encode(paper: Paper): EncodedColumns {
     this.count = 0;
     const title = this.field(paper.title);
+    const titleEnd = this.count;
     const abstract = this.field(paper.abstract);
+    const abstractEnd = this.count;
     let authorsText = '';
     let authorsLength = 0;
     for (let i = 0; i < paper.authors.length; i++) {
@@ -119,7 +135,10 @@ export class PaperEncoder {
     totals.title += title.length;
     totals.authors += authorsLength;
     totals.abstract += abstract.length;
+    const ord = this.nextOrd++;
+    this.postings?.addPaper(ord, this.ids, this.count, titleEnd, abstractEnd, { title: title.length, authors: authorsLength, abstract: abstract.length });
     return {
+      ord,
       titleKey: titleSortKey(paper.title),
       titleLower: title.ascii ? null : paper.title.toLowerCase(),
       abstractLower: abstract.ascii ? null : paper.abstract.toLowerCase(),
@@ -170,6 +189,7 @@ export class PaperEncoder {
 }
 
 interface EncodedColumns {
+  ord: number;
   titleKey: string;
   titleLower: string | null;
   abstractLower: string | null;

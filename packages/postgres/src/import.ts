@@ -10,6 +10,7 @@ import { paperStream, type ImportInput } from './paper-input.js';
 import { ALL_COLUMNS, schemaNames, type SchemaNames } from './schema.js';
 import { chooseMethod, writeRows, type Row, type TableWriter } from './table-writer.js';
 import { WordDictionary } from './word-dictionary.js';
+import { PostingsBuilder } from './postings-builder.js';
 
 export { PaperImportError } from './import-errors.js';
 export type { ImportInput } from './paper-input.js';
@@ -181,7 +182,10 @@ export async function importPapers(db: Queryable, input: ImportInput, options: I
     if (staging) {
       await tx.query(`CREATE TEMP TABLE paperlist_staging (LIKE ${names.papers} INCLUDING DEFAULTS) ON COMMIT DROP`);
     }
-    const encoder = await loadDictionary(tx, names, bulk !== null);
+    // A whole catalogue gets ordinals 1..n and its posting lists; later papers get ordinals
+    // after the largest stored one, and the lists, built for an older version, go stale.
+    const [{ ord: storedOrd } = { ord: 0 }] = bulk !== null ? [] : await queryRows<{ ord: number }>(tx, `SELECT coalesce(max(ord), 0) AS ord FROM ${names.papers}`);
+    const encoder = await loadDictionary(tx, names, bulk !== null, Number(storedOrd) + 1, bulk === null ? null : new PostingsBuilder());
     const target = bulk?.papers ?? (staging ? 'pg_temp.paperlist_staging' : names.papers);
     const freeze = bulk !== null && method === 'copy';
     const writer: TableWriter = { tx, method, pglite, batchSize };
@@ -243,6 +247,7 @@ export async function importPapers(db: Queryable, input: ImportInput, options: I
     } else {
       await refreshTotals(tx, names);
     }
+    if (bulk !== null) await writePostings(writer, names, bulk.swapped, deleted === 0 ? encoder.postings : null);
     if ((bulk === null || freeze) && !bulk?.swapped) await tx.query(`ANALYZE ${names.papers}, ${names.words}`);
     vacuum = bulk !== null && !freeze;
     const counts = { records: written.length, inserted, updated, unchanged: written.length - inserted - updated, deleted };
@@ -257,9 +262,32 @@ export async function importPapers(db: Queryable, input: ImportInput, options: I
 }
 
 /** The word dictionary as stored (empty for a bulk load, which starts a new one). */
-async function loadDictionary(tx: Queryable, names: SchemaNames, fresh: boolean): Promise<PaperEncoder> {
+async function loadDictionary(tx: Queryable, names: SchemaNames, fresh: boolean, firstOrd: number, postings: PostingsBuilder | null): Promise<PaperEncoder> {
   const stored = fresh ? [] : await queryRows<{ id: number; word: string }>(tx, `SELECT id, word FROM ${names.words}`);
-  return new PaperEncoder(new WordDictionary(stored.map((row) => [row.word, Number(row.id)] as const)));
+  return new PaperEncoder(new WordDictionary(stored.map((row) => [row.word, Number(row.id)] as const)), firstOrd, postings);
+}
+
+/**
+ * Replaces the posting lists and field lengths with those of the catalogue just loaded (a
+ * whole catalogue), and records the version they are built for; it is the transaction's last
+ * change of `papers`. `postings` null (papers were deleted after the load): the lists are left
+ * out, and the source reads the word texts until the next whole import. A swap keeps the old
+ * lists readable until commit (row deletes, not TRUNCATE, which would block readers).
+ */
+async function writePostings(writer: TableWriter, names: SchemaNames, swapped: boolean, postings: PostingsBuilder | null): Promise<void> {
+  const { tx } = writer;
+  if (swapped) {
+    await tx.query(`DELETE FROM ${names.postings}`);
+    await tx.query(`DELETE FROM ${names.lengths}`);
+  } else await tx.query(`TRUNCATE ${names.postings}, ${names.lengths}`);
+  if (postings === null) {
+    await tx.query(`UPDATE ${names.state} SET postings_version = NULL`);
+    return;
+  }
+  const copy = writer.method === 'copy';
+  await writeRows(writer, names.postings, ['word_id', 'df', 'data'], postings.postingRows(copy), false);
+  await writeRows(writer, names.lengths, ['chunk', 'data'], postings.lengthRows(copy), false);
+  await tx.query(`UPDATE ${names.state} SET postings_version = version`);
 }
 
 function* wordRows(encoder: PaperEncoder): Generator<Row> {
@@ -284,8 +312,10 @@ function mergeStatement(names: SchemaNames): string {
   const columns = ALL_COLUMNS.join(', ');
   const updatable = ALL_COLUMNS.filter((column) => column !== 'id');
   const set = updatable.map((column) => `${column} = EXCLUDED.${column}`).join(', ');
-  const before = updatable.map((column) => `p.${column}`).join(', ');
-  const after = updatable.map((column) => `EXCLUDED.${column}`).join(', ');
+  // A changed paper takes its new ordinal; the ordinal alone does not make a paper changed.
+  const compared = updatable.filter((column) => column !== 'ord');
+  const before = compared.map((column) => `p.${column}`).join(', ');
+  const after = compared.map((column) => `EXCLUDED.${column}`).join(', ');
   return `WITH merged AS (
       INSERT INTO ${names.papers} AS p (${columns})
       SELECT ${columns} FROM pg_temp.paperlist_staging

@@ -3,6 +3,7 @@ import { schemaNames, type SchemaNames } from './schema.js';
 import { FILTERS_MIGRATION } from './filters-migration.js';
 import { ANNOTATIONS_MIGRATION } from './annotations-sql.js';
 import { CHANGE_LOG_MIGRATION } from './change-log.js';
+import { POSTINGS_MIGRATION } from './postings-migration.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -135,6 +136,7 @@ export const MIGRATIONS: readonly Migration[] = [
   FILTERS_MIGRATION,
   ANNOTATIONS_MIGRATION,
   CHANGE_LOG_MIGRATION,
+  POSTINGS_MIGRATION,
 ];
 
 /** The schema version this package reads and writes. */

@@ -38,6 +38,8 @@ import { CatalogueCache, countKey, resolveTerms } from './term-resolver.js';
 import { callDeadline, untilAborted } from './statement-timeout.js';
 import { isUnstorable } from './unstorable-text.js';
 import { annotationsOfRow, annotationsStatement, type AnnotationsRow } from './annotations-sql.js';
+import { listFromPostings, postingsAnswer, type PostingsContext } from './postings-list.js';
+import { StalePostingsError } from './term-postings.js';
 
 /**
  * How `count` is computed for a list.
@@ -99,6 +101,12 @@ export interface PostgresSourceOptions {
    * itself never waits.
    */
   versionTtlMs?: number;
+  /**
+   * Most bytes of merged posting lists (a search term's papers and occurrences, read from
+   * `paperlist_postings`) the source keeps per catalogue version, least recently used
+   * forgotten first; default 128 MiB. A common word of a 500k catalogue takes a few MB.
+   */
+  postingsCacheBytes?: number;
 }
 
 /** A {@link PaperSource} over PostgreSQL, with the schema's upkeep at hand. */
@@ -141,6 +149,8 @@ interface StateRow {
 }
 
 interface FullStateRow extends StateRow {
+  /** The posting lists are those of this version (see postings-migration.ts). */
+  postings_fresh: boolean;
   total: number;
   title: number | null;
   authors: number | null;
@@ -201,7 +211,7 @@ export async function createPostgresSource(options: PostgresSourceOptions): Prom
   /** The catalogue's version and totals (the total counted here only after writes other than imports). */
   const readState = async (signal: AbortSignal | undefined): Promise<FullStateRow> => {
     const [state] = await runner.rows<FullStateRow>(
-      `SELECT catalogue, version::text AS version,
+      `SELECT catalogue, version::text AS version, coalesce(postings_version = version, false) AS postings_fresh,
         coalesce(total, (SELECT count(*) FROM ${names.papers}))::float8 AS total,
         title_len_sum::float8 AS title, authors_len_sum::float8 AS authors, abstract_len_sum::float8 AS abstract
       FROM ${names.state}`,
@@ -301,6 +311,14 @@ export async function createPostgresSource(options: PostgresSourceOptions): Prom
     if ([arxivId, titleContains, abstractContains].some((value) => value !== undefined && isUnstorable(value))) return nothing();
     const state = await readState(signal);
     const run = <R>(text: string, params: unknown[]) => runner.rows<R>(text, params, signal);
+    if (state.postings_fresh && state.title !== null && state.authors !== null && state.abstract !== null && postingsAnswer(query)) {
+      try {
+        return await listWithPostings(query, state, signal);
+      } catch (error) {
+        // Lists built for another version (a write landed meanwhile): the word texts answer.
+        if (!(error instanceof StalePostingsError)) throw error;
+      }
+    }
     const terms = query.terms.length === 0 ? [] : await resolveTerms(names, query.terms, cache, run);
     // A term none of whose words are in any paper (and no arXiv id): nothing matches.
     if (terms.some((term) => !wordsCanMatch(term) && term.term.arxivId === null)) return nothing();
@@ -316,6 +334,26 @@ export async function createPostgresSource(options: PostgresSourceOptions): Prom
     const total = Math.max(Number(state.total), 1);
     const plan = (query.offset + query.limit) * (total / Math.max(count, 1)) <= 2 * count ? 'walk' : 'sort';
     return withFacets({ count, results: await page(query, terms, scoring, plan, signal) }, facets);
+  };
+
+  /** A search of single words, counted and ranked from the posting lists (see postings-list.ts). */
+  const listWithPostings = async (query: PaperQuery, state: FullStateRow, signal: AbortSignal | undefined): Promise<PaperPage> => {
+    const n = Math.max(Number(state.total), 1);
+    const context: PostingsContext = {
+      names,
+      shared: (text, params) => runner.sharedRows(text, params, SHARED_COUNT_TIMEOUT_MS),
+      page: (statement) => rows(statement, signal),
+      walk: async (keys) => {
+        const run = <R>(text: string, params: unknown[]) => runner.rows<R>(text, params, signal);
+        const terms = await resolveTerms(names, query.terms, cache, run);
+        return rows<PaperRow>(pageStatement(names, { ...query, ordering: { kind: 'fields', keys: [...keys] } }, terms, null, 'walk'), signal);
+      },
+      cacheBytes: resolved.postingsCacheBytes,
+      signal,
+    };
+    const averages = { title: Number(state.title) / n, abstract: Number(state.abstract) / n, authors: Number(state.authors) / n };
+    const { count, rows: found } = await listFromPostings<PaperRow>(context, cache, query, { version: String(state.version), total: Number(state.total), averages });
+    return { count, results: found.map(toPaper) };
   };
 
   /** The facets the query asked for, one GROUP BY each, the `NULL` bucket always present. */
@@ -406,6 +444,8 @@ export async function createPostgresSource(options: PostgresSourceOptions): Prom
 /** Document frequencies counted at once outside requests, each within this many milliseconds (see countMatches). */
 const MAX_SHARED_COUNTS = 2;
 const SHARED_COUNT_TIMEOUT_MS = 30_000;
+/** Default of `postingsCacheBytes`. */
+const DEFAULT_POSTINGS_CACHE_BYTES = 128 * 1024 * 1024;
 
 interface ResolvedOptions {
   db: Queryable;
@@ -418,6 +458,7 @@ interface ResolvedOptions {
   maxQueued: number | undefined;
   queueWaitMs: number | undefined;
   shedAfterMs: number | undefined;
+  postingsCacheBytes: number;
 }
 
 function resolveOptions(options: PostgresSourceOptions): ResolvedOptions {
@@ -458,9 +499,14 @@ function resolveOptions(options: PostgresSourceOptions): ResolvedOptions {
   if (typeof jit !== 'boolean') fail('invalid-jit', `"jit" must be true or false, got ${JSON.stringify(jit)}`);
   const ttl = options.versionTtlMs ?? 1000;
   if (!(Number.isFinite(ttl) && ttl >= 0)) fail('invalid-version-ttl', `"versionTtlMs" must be a non-negative number, got ${String(ttl)}`);
+  const postingsCacheBytes = options.postingsCacheBytes ?? DEFAULT_POSTINGS_CACHE_BYTES;
+  if (!(Number.isSafeInteger(postingsCacheBytes) && postingsCacheBytes >= 0)) {
+    fail('invalid-postings-cache', `"postingsCacheBytes" must be a non-negative integer, got ${String(options.postingsCacheBytes)}`);
+  }
   return {
     db: options.db,
     readDb: options.readDb ?? options.db,
+    postingsCacheBytes,
     names: schemaNames(options.schema ?? DEFAULT_SCHEMA),
     statementTimeoutMs: timeout,
     count,

@@ -14,6 +14,10 @@ export interface SchemaNames {
   migrations: string;
   words: string;
   touch: string;
+  /** Each word's posting list (see postings-migration.ts). */
+  postings: string;
+  /** The papers' field lengths by ordinal, in chunks (see postings-migration.ts). */
+  lengths: string;
 }
 
 /** `"schema"."name"`: an object of the schema, by its bare name. */
@@ -38,6 +42,8 @@ export function schemaNames(schema: string = DEFAULT_SCHEMA): SchemaNames {
     migrations: `${quoted}.paperlist_migrations`,
     words: `${quoted}.paperlist_words`,
     touch: `${quoted}.paperlist_touch`,
+    postings: `${quoted}.paperlist_postings`,
+    lengths: `${quoted}.paperlist_lengths`,
   };
 }
 
@@ -70,6 +76,7 @@ export const DERIVED_COLUMNS = [
   'authors_len',
   'abstract_len',
   'word_ids',
+  'ord',
 ] as const;
 
 /** Every column an import writes, in COPY order. */

@@ -4,6 +4,7 @@ import type { ResolvedTerm } from './list-sql.js';
 import type { SchemaNames } from './schema.js';
 import { dictionaryWord, prefixRange, termPattern } from './text-columns.js';
 import { extensionFiltersKey } from './filters-sql.js';
+import type { PaperLengths, TermPostings } from './term-postings.js';
 
 /** Runs one read statement (the source's QueryRunner, with its timeout and the request's signal). */
 export type RunRows = <R>(text: string, params: unknown[]) => Promise<R[]>;
@@ -20,6 +21,13 @@ export class CatalogueCache {
   readonly prefixes = new Map<string, number[]>();
   /** Counts by `countKey`, as promises so that one count running is shared. */
   readonly counts = new Map<string, Promise<number>>();
+  /** Terms' merged posting lists by prefix, least recently used first (see postings-list.ts). */
+  readonly postings = new Map<string, Promise<TermPostings>>();
+  /** Bytes held by each settled entry of `postings`, and in all. */
+  readonly postingSizes = new Map<string, number>();
+  postingBytes = 0;
+  /** The papers' field lengths, read once per version for relevance. */
+  lengths: Promise<PaperLengths> | undefined;
 
   constructor(readonly version: string) {}
 

@@ -1,0 +1,119 @@
+import { prefixWeightOf, termWeight, type OrderKey, type PaperQuery } from '@paperlist/core';
+import { candidatesPageStatement, hasConditions, ordsPageStatement, type Statement } from './list-sql.js';
+import { bestCandidates, intersect, scoreMatches } from './posting-query.js';
+import type { SchemaNames } from './schema.js';
+import { untilAborted } from './statement-timeout.js';
+import type { CatalogueCache } from './term-resolver.js';
+import { readLengths, readTermPostings, type PaperLengths, type RunStatement, type TermPostings } from './term-postings.js';
+import { MAX_DICTIONARY_WORD } from './text-columns.js';
+
+/** What answering from the posting lists needs from the source. */
+export interface PostingsContext {
+  names: SchemaNames;
+  /** Runs a statement outside any request (shared work, its own timeout). */
+  shared: RunStatement;
+  /** Runs a page statement within the request's budget. */
+  page: <R>(statement: Statement) => Promise<R[]>;
+  /** The page of an explicit ordering walked from its index (the source's own statement), for large match sets. */
+  walk: (keys: readonly OrderKey[]) => Promise<unknown[]>;
+  /** Most bytes of merged posting lists kept per catalogue version. */
+  cacheBytes: number;
+  signal: AbortSignal | undefined;
+}
+
+/** The catalogue as the request read it. */
+export interface CatalogueState {
+  version: string;
+  total: number;
+  averages: { title: number; abstract: number; authors: number };
+}
+
+/**
+ * Whether a query can be answered from the posting lists: searches of single words only (the
+ * last word of a term is a prefix; phrases, arXiv ids and words cut in the dictionary need the
+ * stored text), no filters, facets or cursor.
+ */
+export function postingsAnswer(query: PaperQuery): boolean {
+  if (query.terms.length === 0 || query.after !== undefined || (query.facets !== undefined && query.facets.length > 0)) return false;
+  if (hasConditions({ ...query, terms: [] })) return false;
+  return query.terms.every((term) => term.words.length === 1 && term.arxivId === null && term.words[0]!.length < MAX_DICTIONARY_WORD);
+}
+
+/**
+ * One list request from the posting lists: the terms' lists (cached per version, read once
+ * however many requests ask), intersected for the exact count; a relevance order scored here
+ * and only its candidates ordered in SQL; an explicit order from the matches' ordinals (few
+ * matches) or walked from its index (many). Throws `StalePostingsError` when the lists are not
+ * those of `state.version` (the caller then answers from the word texts).
+ */
+export async function listFromPostings<R>(context: PostingsContext, cache: CatalogueCache, query: PaperQuery, state: CatalogueState): Promise<{ count: number; rows: R[] }> {
+  const terms = await Promise.all(query.terms.map((term) => termPostings(context, cache, term.words[0]!, state.version)));
+  const matches = intersect(terms);
+  const count = matches.ords.length;
+  if (query.limit === 0 || query.offset >= count) return { count, rows: [] };
+  const { total } = state;
+  let keys = query.ordering.kind === 'relevance' ? query.ordering.then : query.ordering.keys;
+  if (query.ordering.kind === 'relevance') {
+    const idfs = terms.map((term) => termWeight(total, term.ords.length));
+    // No term weighs anything: every score is 0, and relevance is the catalogue order.
+    if (idfs.some((idf) => idf !== 0)) {
+      const lengths = await paperLengths(context, cache, state.version);
+      const scores = scoreMatches(terms, matches, { idfs, prefixWeights: query.terms.map(prefixWeightOf), averages: state.averages }, lengths);
+      const best = bestCandidates(scores, query.offset + query.limit);
+      const ords = Array.from(best, (i) => matches.ords[i]!);
+      const bestScores = Array.from(best, (i) => scores[i]!);
+      return { count, rows: await context.page<R>(candidatesPageStatement(context.names, ords, bestScores, keys, query.limit, query.offset)) };
+    }
+    keys = query.ordering.then;
+  }
+  // Walking an ordering index visits about (offset + limit) * total / count papers; the
+  // matches' ordinals find count papers, then sort them.
+  const walk = (query.offset + query.limit) * (total / Math.max(count, 1)) <= 2 * count;
+  if (walk) return { count, rows: (await context.walk(keys)) as R[] };
+  return { count, rows: await context.page<R>(ordsPageStatement(context.names, matches.ords, keys, query.limit, query.offset)) };
+}
+
+/** Reads (or finds cached) a term's merged lists; the read is shared and outlives the request that started it. */
+function termPostings(context: PostingsContext, cache: CatalogueCache, prefix: string, version: string): Promise<TermPostings> {
+  const { postings } = cache;
+  let entry = postings.get(prefix);
+  if (entry !== undefined) {
+    // Most recently used last.
+    postings.delete(prefix);
+    postings.set(prefix, entry);
+    return untilAborted(entry, context.signal);
+  }
+  entry = readTermPostings(context.names, prefix, version, context.shared);
+  postings.set(prefix, entry);
+  entry.then(
+    (read) => {
+      if (postings.get(prefix) !== entry) return;
+      cache.postingSizes.set(prefix, read.bytes);
+      cache.postingBytes += read.bytes;
+      // Over budget: forget the least recently used lists read (the one just read stays).
+      for (const key of postings.keys()) {
+        if (cache.postingBytes <= context.cacheBytes) break;
+        const size = cache.postingSizes.get(key);
+        if (size === undefined || key === prefix) continue;
+        postings.delete(key);
+        cache.postingSizes.delete(key);
+        cache.postingBytes -= size;
+      }
+    },
+    () => {
+      if (postings.get(prefix) === entry) postings.delete(prefix);
+    },
+  );
+  return untilAborted(entry, context.signal);
+}
+
+function paperLengths(context: PostingsContext, cache: CatalogueCache, version: string): Promise<PaperLengths> {
+  if (cache.lengths === undefined) {
+    const reading = readLengths(context.names, version, context.shared);
+    cache.lengths = reading;
+    reading.catch(() => {
+      if (cache.lengths === reading) cache.lengths = undefined;
+    });
+  }
+  return untilAborted(cache.lengths, context.signal);
+}

@@ -1,0 +1,165 @@
+import { decodePostings, type DecodedPostings } from './posting-codec.js';
+import { LENGTHS_CHUNK } from './postings-builder.js';
+import type { SchemaNames } from './schema.js';
+import { prefixRange } from './text-columns.js';
+
+/**
+ * The papers one search term (one word, the last one a prefix) matches, from the posting lists
+ * of every dictionary word starting with it: ordinals ascending, and per field the term's
+ * occurrences as a whole word (`*Whole`) and in all (whole or prefix: `*All`).
+ */
+export interface TermPostings {
+  ords: Int32Array;
+  titleAll: Int32Array;
+  abstractAll: Int32Array;
+  authorsAll: Int32Array;
+  /** `null`: the word itself is in no paper (every occurrence is a prefix one). */
+  titleWhole: Int32Array | null;
+  abstractWhole: Int32Array | null;
+  authorsWhole: Int32Array | null;
+  /** Memory held, for the cache's budget. */
+  bytes: number;
+}
+
+/** The posting lists are not those of the version the request read: answer from the word texts. */
+export class StalePostingsError extends Error {
+  override readonly name = 'StalePostingsError';
+}
+
+/** Runs one statement (shared, or within a request's budget). */
+export type RunStatement = <R>(text: string, params: unknown[]) => Promise<R[]>;
+
+interface PostingRow {
+  word: string | null;
+  df: number;
+  data: Uint8Array | null;
+  version: string | null;
+}
+
+/**
+ * Reads a term's posting lists (every word in the dictionary range of `prefix`) and merges them.
+ * The statement's first row is the catalogue's version, read in the same snapshot as the lists:
+ * unless they were built for `version`, {@link StalePostingsError}.
+ */
+export async function readTermPostings(names: SchemaNames, prefix: string, version: string, run: RunStatement): Promise<TermPostings> {
+  const upper = prefixRange(prefix).upper ?? `${prefix}\u{10FFFF}\u{10FFFF}`;
+  const rows = await run<PostingRow>(
+    `SELECT NULL::text AS word, 0 AS df, NULL::bytea AS data,
+        CASE WHEN postings_version = version THEN version::text END AS version
+      FROM ${names.state}
+    UNION ALL
+    SELECT w.word, p.df, p.data, NULL FROM ${names.words} w JOIN ${names.postings} p ON p.word_id = w.id
+      WHERE w.word >= $1 AND w.word < $2`,
+    [prefix, upper],
+  );
+  const head = rows.find((row) => row.word === null);
+  if (head === undefined || head.version === null || `${head.version}` !== version) throw new StalePostingsError('paperlist: the posting lists are stale');
+  const lists = rows.filter((row) => row.word !== null).map((row) => ({ word: row.word!, postings: decodePostings(toBytes(row.data!), Number(row.df)) }));
+  return mergeLists(lists, prefix);
+}
+
+/** The union of the words' lists: a paper's counts summed over the words it holds. */
+function mergeLists(lists: { word: string; postings: DecodedPostings }[], prefix: string): TermPostings {
+  const exact = lists.find((list) => list.word === prefix)?.postings ?? null;
+  if (lists.length === 1) {
+    const { ords, title, abstract, authors } = lists[0]!.postings;
+    return {
+      ords,
+      titleAll: title,
+      abstractAll: abstract,
+      authorsAll: authors,
+      titleWhole: exact === null ? null : title,
+      abstractWhole: exact === null ? null : abstract,
+      authorsWhole: exact === null ? null : authors,
+      bytes: 16 * ords.length,
+    };
+  }
+  // Counts gathered by ordinal, then read off in order: linear in the papers plus the largest ordinal.
+  let max = 0;
+  for (const { postings } of lists) if (postings.ords.length > 0) max = Math.max(max, postings.ords[postings.ords.length - 1]!);
+  const title = new Int32Array(max + 1);
+  const abstract = new Int32Array(max + 1);
+  const authors = new Int32Array(max + 1);
+  const held = new Uint8Array(max + 1);
+  for (const { postings } of lists) {
+    const { ords } = postings;
+    for (let i = 0; i < ords.length; i++) {
+      const ord = ords[i]!;
+      held[ord] = 1;
+      title[ord]! += postings.title[i]!;
+      abstract[ord]! += postings.abstract[i]!;
+      authors[ord]! += postings.authors[i]!;
+    }
+  }
+  let n = 0;
+  for (let ord = 0; ord <= max; ord++) n += held[ord]!;
+  const out: TermPostings = {
+    ords: new Int32Array(n),
+    titleAll: new Int32Array(n),
+    abstractAll: new Int32Array(n),
+    authorsAll: new Int32Array(n),
+    titleWhole: exact === null ? null : new Int32Array(n),
+    abstractWhole: exact === null ? null : new Int32Array(n),
+    authorsWhole: exact === null ? null : new Int32Array(n),
+    bytes: (exact === null ? 16 : 28) * n,
+  };
+  let at = 0;
+  for (let ord = 0; ord <= max; ord++) {
+    if (held[ord] === 0) continue;
+    out.ords[at] = ord;
+    out.titleAll[at] = title[ord]!;
+    out.abstractAll[at] = abstract[ord]!;
+    out.authorsAll[at] = authors[ord]!;
+    at++;
+  }
+  if (exact !== null) {
+    // The exact word's own counts, placed by a walk of both ascending lists.
+    let j = 0;
+    for (let i = 0; i < exact.ords.length; i++) {
+      while (out.ords[j] !== exact.ords[i]) j++;
+      out.titleWhole![j] = exact.title[i]!;
+      out.abstractWhole![j] = exact.abstract[i]!;
+      out.authorsWhole![j] = exact.authors[i]!;
+    }
+  }
+  return out;
+}
+
+/** Field lengths by ordinal (title, authors, abstract). */
+export interface PaperLengths {
+  title: Int32Array;
+  authors: Int32Array;
+  abstract: Int32Array;
+}
+
+/** Reads the papers' field lengths, built for `version` (else {@link StalePostingsError}). */
+export async function readLengths(names: SchemaNames, version: string, run: RunStatement): Promise<PaperLengths> {
+  const rows = await run<{ chunk: number; data: Uint8Array | null; version: string | null }>(
+    `SELECT -1 AS chunk, NULL::bytea AS data, CASE WHEN postings_version = version THEN version::text END AS version FROM ${names.state}
+    UNION ALL
+    SELECT chunk, data, NULL FROM ${names.lengths}`,
+    [],
+  );
+  const head = rows.find((row) => Number(row.chunk) === -1);
+  if (head === undefined || head.version === null || `${head.version}` !== version) throw new StalePostingsError('paperlist: the posting lists are stale');
+  const chunks = rows.filter((row) => Number(row.chunk) >= 0);
+  const size = chunks.reduce((most, row) => Math.max(most, Number(row.chunk) * LENGTHS_CHUNK + toBytes(row.data!).length / 12), 0);
+  const lengths: PaperLengths = { title: new Int32Array(size), authors: new Int32Array(size), abstract: new Int32Array(size) };
+  for (const row of chunks) {
+    const bytes = toBytes(row.data!);
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const from = Number(row.chunk) * LENGTHS_CHUNK;
+    for (let i = 0; i < bytes.length / 12; i++) {
+      lengths.title[from + i] = view.getInt32(12 * i, true);
+      lengths.authors[from + i] = view.getInt32(12 * i + 4, true);
+      lengths.abstract[from + i] = view.getInt32(12 * i + 8, true);
+    }
+  }
+  return lengths;
+}
+
+/** A bytea as the driver hands it back: a Buffer (pg), a Uint8Array (PGlite) or its `\x` hex text. */
+function toBytes(value: Uint8Array | string): Uint8Array {
+  if (typeof value !== 'string') return value;
+  return Buffer.from(value.startsWith('\\x') ? value.slice(2) : value, 'hex');
+}

@@ -1,0 +1,160 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createScanSource, textWords, toPaper, type Paper, type PaperSource } from '@paperlist/core';
+import { loadSamplePapers } from '@paperlist/core/sample';
+import { queryFor } from '@paperlist/conformance';
+import { createPostgresSource, importPapers, migrate, type PostgresSource, type Queryable } from '../src/index.js';
+import { decodePostings, encodeEntry, MAX_ENTRY_BYTES } from '../src/posting-codec.js';
+import { dropSchema, newPGlite, noteServerSkip, randomSchema, serverPool, TEST_DATABASE_URL } from './helpers.js';
+
+noteServerSkip('postings.test.ts');
+
+/** A seeded generator, so that a failure names a query that fails again. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+const ORDERINGS = ['', '-published', 'title', 'published', '-title', 'arxiv_id', '-arxiv_id', 'id', '-id'];
+
+/** Searches of 1–3 single words (some cut to prefixes of 1–5 characters) in every ordering, pages 1–3. */
+function searches(papers: readonly Paper[], count: number, seed: number): { raw: string; page: number }[] {
+  const next = random(seed);
+  const out: { raw: string; page: number }[] = [];
+  while (out.length < count) {
+    const paper = papers[Math.floor(next() * papers.length)]!;
+    const words = textWords(`${paper.title} ${paper.abstract} ${paper.authors.join(' ')}`);
+    if (words.length === 0) continue;
+    const n = 1 + Math.floor(next() * 3);
+    const picked: string[] = [];
+    for (let i = 0; i < n; i++) {
+      const word = words[Math.floor(next() * words.length)]!;
+      picked.push(next() < 0.3 ? word.slice(0, 1 + Math.floor(next() * 5)) : word);
+    }
+    const ordering = ORDERINGS[Math.floor(next() * ORDERINGS.length)]!;
+    const raw = `q=${encodeURIComponent(picked.join(' '))}${ordering === '' ? '' : `&ordering=${ordering}`}`;
+    out.push({ raw, page: 1 + Math.floor(next() * next() * 3) });
+  }
+  return out;
+}
+
+/** Compares the source's answers with the scan source's (the reference) on the same queries. */
+async function expectSameAnswers(source: PaperSource, reference: PaperSource, queries: { raw: string; page: number }[], limit = 20): Promise<void> {
+  for (const { raw, page } of queries) {
+    const query = queryFor(raw, (page - 1) * limit, limit);
+    const [got, want] = await Promise.all([source.list(query), reference.list(query)]);
+    const ids = (results: readonly unknown[]) => results.map((r) => toPaper(r as Paper).id);
+    expect({ raw, page, count: got.count, ids: ids(got.results) }).toEqual({ raw, page, count: want.count, ids: ids(want.results) });
+  }
+}
+
+describe('posting-list codec', () => {
+  it('round-trips small, large and escaped counts', () => {
+    const entries = [
+      [1, 1, 0, 0],
+      [2, 0, 15, 3],
+      [300, 3, 3, 15],
+      [70_000, 4, 0, 0],
+      [70_001, 0, 100_000, 2],
+      [2 ** 31 - 1, 1, 1, 1],
+    ] as const;
+    const bytes = new Uint8Array(entries.length * MAX_ENTRY_BYTES);
+    let at = 0;
+    let previous = 0;
+    for (const [ord, title, abstract, authors] of entries) {
+      at = encodeEntry(bytes, at, ord - previous, title, abstract, authors);
+      previous = ord;
+    }
+    const decoded = decodePostings(bytes.subarray(0, at), entries.length);
+    expect(Array.from(decoded.ords)).toEqual(entries.map((entry) => entry[0]));
+    expect(Array.from(decoded.title)).toEqual(entries.map((entry) => entry[1]));
+    expect(Array.from(decoded.abstract)).toEqual(entries.map((entry) => entry[2]));
+    expect(Array.from(decoded.authors)).toEqual(entries.map((entry) => entry[3]));
+  });
+});
+
+/** Statements that read the posting lists, counted by wrapping the database's `query`. */
+function counting(db: Queryable): { db: Queryable; reads: () => number } {
+  let reads = 0;
+  const wrapped = Object.create(db) as Queryable;
+  wrapped.query = ((text: string, ...rest: unknown[]) => {
+    if (typeof text === 'string' && text.includes('.paperlist_postings')) reads++;
+    return (db.query as (text: string, ...rest: unknown[]) => Promise<unknown>).call(db, text, ...rest);
+  }) as Queryable['query'];
+  return { db: wrapped, reads: () => reads };
+}
+
+/**
+ * `db` imports; `reader` (one session, so that its statements can be counted) serves.
+ */
+function definePostingsTests(name: string, open: () => Promise<{ db: Queryable; reader: Queryable; close: () => Promise<void> }>): void {
+  describe(`posting lists on ${name}`, () => {
+    let papers: Paper[];
+    let db: Queryable;
+    let reader: Queryable;
+    let close: () => Promise<void>;
+    const schema = randomSchema('pl_lists');
+    let source: PostgresSource;
+    let reads: () => number;
+
+    beforeAll(async () => {
+      papers = (await loadSamplePapers()).slice(0, 1500);
+      ({ db, reader, close } = await open());
+      await migrate(db, { schema });
+      await importPapers(db, papers, { schema });
+      const counted = counting(reader);
+      reads = counted.reads;
+      source = await createPostgresSource({ db: counted.db, schema });
+    }, 120_000);
+    afterAll(async () => {
+      await dropSchema(db, schema).catch(() => {});
+      await close();
+    });
+
+    it('answer single-word searches as the reference does (counts, relevance, every ordering, pages)', async () => {
+      await expectSameAnswers(source, createScanSource(papers), searches(papers, 250, 18));
+      expect(reads()).toBeGreaterThan(0);
+    }, 120_000);
+
+    it('after a change the lists are stale: the word texts answer, the same way', async () => {
+      const changed = papers.slice(0, 40).map((paper, i) => ({ ...paper, title: `${paper.title} zebrafish${i % 3}` }));
+      await importPapers(db, changed, { schema, upsert: true });
+      await source.refreshVersion();
+      const now = new Map(papers.map((paper) => [paper.id, paper]));
+      for (const paper of changed) now.set(paper.id, paper);
+      const before = reads();
+      const reference = createScanSource([...now.values()]);
+      await expectSameAnswers(source, reference, [{ raw: 'q=zebrafish', page: 1 }, { raw: 'q=zebrafish1&ordering=-published', page: 1 }, ...searches(papers, 40, 7)]);
+      expect(reads()).toBe(before);
+      // A whole import builds them again.
+      await importPapers(db, [...now.values()], { schema, replace: true });
+      await source.refreshVersion();
+      await expectSameAnswers(source, reference, [{ raw: 'q=zebrafish', page: 1 }, ...searches(papers, 40, 8)]);
+      expect(reads()).toBeGreaterThan(before);
+    }, 120_000);
+  });
+}
+
+definePostingsTests('PGlite', async () => {
+  const db = await newPGlite();
+  return { db, reader: db, close: () => db.close() };
+});
+
+if (TEST_DATABASE_URL !== undefined) {
+  definePostingsTests('the server', async () => {
+    const pool = serverPool();
+    const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await client.connect();
+    return {
+      db: pool as unknown as Queryable,
+      reader: client as unknown as Queryable,
+      close: async () => {
+        await client.end();
+        await pool.end();
+      },
+    };
+  });
+}

@@ -1,7 +1,7 @@
 import { textWords, titleSortKey, type Paper } from '@paperlist/core';
 import { dictionaryWord, fieldText, MAX_DICTIONARY_WORD } from './text-columns.js';
 import type { WordDictionary } from './word-dictionary.js';
-import type { PostingsBuilder } from './postings-builder.js';
+import { RECHECK_ABSTRACT, RECHECK_TITLE, type PostingsBuilder } from './postings-builder.js';
 
 const SURROGATE = /[\ud800-\udfff]/;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
@@ -36,6 +36,8 @@ export function copyRow(values: readonly (string | null)[]): string {
 /** Lower-cased text and whether it is pure ASCII. */
 const NON_ASCII = /[^\x00-\x7f]/;
 const ASCII_SEPARATORS = /[^a-z0-9]+/g;
+/** A word the dictionary cuts (see MAX_DICTIONARY_WORD). */
+const LONG_ASCII_WORD = new RegExp(`[a-z0-9]{${MAX_DICTIONARY_WORD}}`);
 
 /** {@link fieldText} of lower-case ASCII text, straight from the text. */
 function asciiFieldText(lower: string): string {
@@ -136,10 +138,15 @@ export class PaperEncoder {
     totals.authors += authorsLength;
     totals.abstract += abstract.length;
     const ord = this.nextOrd++;
-    this.postings?.addPaper(ord, this.ids, this.count, titleEnd, abstractEnd, { title: title.length, authors: authorsLength, abstract: abstract.length });
+    const titleKey = titleSortKey(paper.title);
+    if (this.postings !== null) {
+      const flags = (title.recheck ? RECHECK_TITLE : 0) | (abstract.recheck ? RECHECK_ABSTRACT : 0);
+      const order = { titleKey, published: paper.published, arxivId: paper.arxiv_id, id: paper.id };
+      this.postings.addPaper(ord, this.ids, this.count, titleEnd, abstractEnd, { title: title.length, authors: authorsLength, abstract: abstract.length, flags }, order);
+    }
     return {
       ord,
-      titleKey: titleSortKey(paper.title),
+      titleKey,
       titleLower: title.ascii ? null : paper.title.toLowerCase(),
       abstractLower: abstract.ascii ? null : paper.abstract.toLowerCase(),
       titleText: title.text,
@@ -154,19 +161,23 @@ export class PaperEncoder {
 
   private count = 0;
 
-  /** A field's stored text and word count; its word ids go to `ids`. */
-  private field(text: string): { text: string; length: number; ascii: boolean } {
+  /**
+   * A field's stored text and word count; its word ids go to `ids`. `recheck`: a substring of
+   * the field can be found from its words only when it is ASCII with no word cut in the dictionary.
+   */
+  private field(text: string): { text: string; length: number; ascii: boolean; recheck: boolean } {
     if (this.count + (text.length >> 1) + 1 > this.ids.length) this.growIds(this.count + (text.length >> 1) + 1);
     if (!NON_ASCII.test(text)) {
       const lower = text.toLowerCase();
       const before = this.count;
       this.count = this.dictionary.asciiWordIds(lower, MAX_DICTIONARY_WORD, this.ids, this.count);
-      return { text: asciiFieldText(lower), length: this.count - before, ascii: true };
+      const recheck = lower.length >= MAX_DICTIONARY_WORD && LONG_ASCII_WORD.test(lower);
+      return { text: asciiFieldText(lower), length: this.count - before, ascii: true, recheck };
     }
     const words = textWords(text);
     if (this.count + words.length > this.ids.length) this.growIds(this.count + words.length);
     for (const word of words) this.ids[this.count++] = this.dictionary.idOf(dictionaryWord(word));
-    return { text: fieldText(words), length: words.length, ascii: false };
+    return { text: fieldText(words), length: words.length, ascii: false, recheck: true };
   }
 
   /** `{3,17,5}`: the distinct ids collected for the current paper. */

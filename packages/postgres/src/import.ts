@@ -268,7 +268,7 @@ async function loadDictionary(tx: Queryable, names: SchemaNames, fresh: boolean,
 }
 
 /**
- * Replaces the posting lists and field lengths with those of the catalogue just loaded (a
+ * Replaces the posting lists and paper facts with those of the catalogue just loaded (a
  * whole catalogue), and records the version they are built for; it is the transaction's last
  * change of `papers`. `postings` null (papers were deleted after the load): the lists are left
  * out, and the source reads the word texts until the next whole import. A swap keeps the old
@@ -278,15 +278,15 @@ async function writePostings(writer: TableWriter, names: SchemaNames, swapped: b
   const { tx } = writer;
   if (swapped) {
     await tx.query(`DELETE FROM ${names.postings}`);
-    await tx.query(`DELETE FROM ${names.lengths}`);
-  } else await tx.query(`TRUNCATE ${names.postings}, ${names.lengths}`);
+    await tx.query(`DELETE FROM ${names.facts}`);
+  } else await tx.query(`TRUNCATE ${names.postings}, ${names.facts}`);
   if (postings === null) {
     await tx.query(`UPDATE ${names.state} SET postings_version = NULL`);
     return;
   }
   const copy = writer.method === 'copy';
   await writeRows(writer, names.postings, ['word_id', 'df', 'data'], postings.postingRows(copy), false);
-  await writeRows(writer, names.lengths, ['chunk', 'data'], postings.lengthRows(copy), false);
+  await writeRows(writer, names.facts, ['chunk', 'data'], postings.factRows(copy), false);
   await tx.query(`UPDATE ${names.state} SET postings_version = version`);
 }
 

@@ -49,14 +49,11 @@ class Params {
 
 /** A float8 literal that PostgreSQL reads back as exactly this double. */
 function float(value: number): string {
-  return `'${floatText(value)}'::float8`;
+  if (!Number.isFinite(value)) throw new Error(`paperlist: not a finite number: ${value}`);
+  return `'${String(value)}'::float8`;
 }
 
-/** The shortest text of a double that reads back as exactly it (JavaScript's, which PostgreSQL's float8 input reads exactly). */
-function floatText(value: number): string {
-  if (!Number.isFinite(value)) throw new Error(`paperlist: not a finite number: ${value}`);
-  return String(value);
-}
+
 
 /** `'{1,2,3}'` */
 function intArray(ids: readonly number[]): string {
@@ -337,29 +334,12 @@ function scoreExpression(terms: readonly ResolvedTerm[], scoring: Scoring, param
   return termScores.reduce((sum, score) => `(${sum} + ${score})`);
 }
 
-/**
- * The page of a relevance order from scored candidates (ordinals with their scores, every
- * paper that can be on the page, ties included): ordered by score, then the catalogue order.
- * The scores go as float8 text, which PostgreSQL reads back as the same doubles.
- */
-export function candidatesPageStatement(names: SchemaNames, ords: readonly number[], scores: readonly number[], then: readonly OrderKey[], limit: number, offset: number): Statement {
+/** The papers of the given ordinals, in that order (a page chosen from the posting lists). */
+export function ordinalsStatement(names: SchemaNames, ords: readonly number[]): Statement {
   const params = new Params();
   const o = params.add(intArray(ords));
-  const s = params.add(`{${scores.map(floatText).join(',')}}`);
   return {
-    text: `SELECT ${SELECT_PAPER_P} FROM unnest(${o}::int4[], ${s}::float8[]) c(ord, score) JOIN ${names.papers} p ON p.ord = c.ord
-      ORDER BY c.score DESC, ${orderItems(then, 'p.')} LIMIT ${params.add(limit)} OFFSET ${params.add(offset)}`,
-    params: params.values,
-  };
-}
-
-/** The page of an explicit ordering among known matching papers (by ordinal). */
-export function ordsPageStatement(names: SchemaNames, ords: readonly number[] | Int32Array, keys: readonly OrderKey[], limit: number, offset: number): Statement {
-  const params = new Params();
-  const o = params.add(`{${Array.prototype.join.call(ords, ',')}}`);
-  const inner = `SELECT ${orderColumns(keys)} FROM ${names.papers} WHERE ord = ANY(${o}::int4[]) ORDER BY ${orderItems(keys)} LIMIT ${params.add(limit)} OFFSET ${params.add(offset)}`;
-  return {
-    text: `SELECT ${SELECT_PAPER_P} FROM (${inner}) w JOIN ${names.papers} p USING (id) ORDER BY ${orderItems(keys, 'w.')}`,
+    text: `SELECT ${SELECT_PAPER_P} FROM unnest(${o}::int4[]) WITH ORDINALITY u(ord, i) JOIN ${names.papers} p ON p.ord = u.ord ORDER BY u.i`,
     params: params.values,
   };
 }

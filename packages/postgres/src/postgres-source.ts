@@ -343,11 +343,6 @@ export async function createPostgresSource(options: PostgresSourceOptions): Prom
       names,
       shared: (text, params) => runner.sharedRows(text, params, SHARED_COUNT_TIMEOUT_MS),
       page: (statement) => rows(statement, signal),
-      walk: async (keys) => {
-        const run = <R>(text: string, params: unknown[]) => runner.rows<R>(text, params, signal);
-        const terms = await resolveTerms(names, query.terms, cache, run);
-        return rows<PaperRow>(pageStatement(names, { ...query, ordering: { kind: 'fields', keys: [...keys] } }, terms, null, 'walk'), signal);
-      },
       cacheBytes: resolved.postingsCacheBytes,
       signal,
     };

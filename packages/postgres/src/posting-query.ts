@@ -1,5 +1,5 @@
 import { fieldScore, RELEVANCE, type FieldLengths, type Occurrences } from '@paperlist/core';
-import type { PaperLengths, TermPostings } from './term-postings.js';
+import type { PaperFacts, TermPostings } from './term-postings.js';
 
 /** The papers matching every term: their ordinals, and where each sits in each term's lists. */
 export interface Matches {
@@ -77,7 +77,7 @@ export interface TermWeights {
  * Each match's relevance, with the core's own `fieldScore` and the operations of its
  * `termScore` in the same order (so the doubles, and the order, are the memory source's).
  */
-export function scoreMatches(terms: readonly TermPostings[], matches: Matches, weights: TermWeights, lengths: PaperLengths): Float64Array {
+export function scoreMatches(terms: readonly TermPostings[], matches: Matches, weights: TermWeights, facts: PaperFacts): Float64Array {
   const { ords, at } = matches;
   const scores = new Float64Array(ords.length);
   const found: Occurrences = { whole: 0, prefix: 0 };
@@ -99,9 +99,9 @@ export function scoreMatches(terms: readonly TermPostings[], matches: Matches, w
       const i = positions[k]!;
       const ord = ords[k]!;
       const fields =
-        RELEVANCE.titleWeight * fieldScore(occurrences(term.titleAll, term.titleWhole, i), lengths.title[ord]!, averages.title, prefixWeight) +
-        RELEVANCE.abstractWeight * fieldScore(occurrences(term.abstractAll, term.abstractWhole, i), lengths.abstract[ord]!, averages.abstract, prefixWeight) +
-        RELEVANCE.authorsWeight * fieldScore(occurrences(term.authorsAll, term.authorsWhole, i), lengths.authors[ord]!, averages.authors, prefixWeight);
+        RELEVANCE.titleWeight * fieldScore(occurrences(term.titleAll, term.titleWhole, i), facts.titleLength[ord]!, averages.title, prefixWeight) +
+        RELEVANCE.abstractWeight * fieldScore(occurrences(term.abstractAll, term.abstractWhole, i), facts.abstractLength[ord]!, averages.abstract, prefixWeight) +
+        RELEVANCE.authorsWeight * fieldScore(occurrences(term.authorsAll, term.authorsWhole, i), facts.authorsLength[ord]!, averages.authors, prefixWeight);
       scores[k] = scores[k]! + idf * (fields + 0);
     }
   }

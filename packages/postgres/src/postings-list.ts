@@ -1,10 +1,11 @@
-import { prefixWeightOf, termWeight, type OrderKey, type PaperQuery } from '@paperlist/core';
-import { candidatesPageStatement, hasConditions, ordsPageStatement, type Statement } from './list-sql.js';
+import { prefixWeightOf, termWeight, type PaperQuery } from '@paperlist/core';
+import { hasConditions, ordinalsStatement, type Statement } from './list-sql.js';
+import { ordinalComparator, orderWindow } from './posting-order.js';
 import { bestCandidates, intersect, scoreMatches } from './posting-query.js';
 import type { SchemaNames } from './schema.js';
 import { untilAborted } from './statement-timeout.js';
 import type { CatalogueCache } from './term-resolver.js';
-import { readLengths, readTermPostings, type PaperLengths, type RunStatement, type TermPostings } from './term-postings.js';
+import { readFacts, readTermPostings, type PaperFacts, type RunStatement, type TermPostings } from './term-postings.js';
 import { MAX_DICTIONARY_WORD } from './text-columns.js';
 
 /** What answering from the posting lists needs from the source. */
@@ -14,8 +15,6 @@ export interface PostingsContext {
   shared: RunStatement;
   /** Runs a page statement within the request's budget. */
   page: <R>(statement: Statement) => Promise<R[]>;
-  /** The page of an explicit ordering walked from its index (the source's own statement), for large match sets. */
-  walk: (keys: readonly OrderKey[]) => Promise<unknown[]>;
   /** Most bytes of merged posting lists kept per catalogue version. */
   cacheBytes: number;
   signal: AbortSignal | undefined;
@@ -41,36 +40,34 @@ export function postingsAnswer(query: PaperQuery): boolean {
 
 /**
  * One list request from the posting lists: the terms' lists (cached per version, read once
- * however many requests ask), intersected for the exact count; a relevance order scored here
- * and only its candidates ordered in SQL; an explicit order from the matches' ordinals (few
- * matches) or walked from its index (many). Throws `StalePostingsError` when the lists are not
- * those of `state.version` (the caller then answers from the word texts).
+ * however many requests ask) intersected for the exact count; the page chosen here, by score
+ * and order ranks (see posting-order.ts), and only its papers read. Throws
+ * `StalePostingsError` when the lists are not those of `state.version` (the caller then
+ * answers from the word texts).
  */
 export async function listFromPostings<R>(context: PostingsContext, cache: CatalogueCache, query: PaperQuery, state: CatalogueState): Promise<{ count: number; rows: R[] }> {
   const terms = await Promise.all(query.terms.map((term) => termPostings(context, cache, term.words[0]!, state.version)));
   const matches = intersect(terms);
   const count = matches.ords.length;
   if (query.limit === 0 || query.offset >= count) return { count, rows: [] };
-  const { total } = state;
-  let keys = query.ordering.kind === 'relevance' ? query.ordering.then : query.ordering.keys;
+  const facts = await paperFacts(context, cache, state.version);
+  const end = query.offset + query.limit;
+  let page: number[];
   if (query.ordering.kind === 'relevance') {
-    const idfs = terms.map((term) => termWeight(total, term.ords.length));
+    const idfs = terms.map((term) => termWeight(state.total, term.ords.length));
     // No term weighs anything: every score is 0, and relevance is the catalogue order.
-    if (idfs.some((idf) => idf !== 0)) {
-      const lengths = await paperLengths(context, cache, state.version);
-      const scores = scoreMatches(terms, matches, { idfs, prefixWeights: query.terms.map(prefixWeightOf), averages: state.averages }, lengths);
-      const best = bestCandidates(scores, query.offset + query.limit);
-      const ords = Array.from(best, (i) => matches.ords[i]!);
-      const bestScores = Array.from(best, (i) => scores[i]!);
-      return { count, rows: await context.page<R>(candidatesPageStatement(context.names, ords, bestScores, keys, query.limit, query.offset)) };
+    if (idfs.every((idf) => idf === 0)) page = orderWindow(matches.ords, query.ordering.then, facts, query.offset, query.limit);
+    else {
+      const scores = scoreMatches(terms, matches, { idfs, prefixWeights: query.terms.map(prefixWeightOf), averages: state.averages }, facts);
+      const then = ordinalComparator(query.ordering.then, facts);
+      const best = Array.from(bestCandidates(scores, end));
+      best.sort((a, b) => scores[b]! - scores[a]! || then(matches.ords[a]!, matches.ords[b]!));
+      page = best.slice(query.offset, end).map((i) => matches.ords[i]!);
     }
-    keys = query.ordering.then;
+  } else {
+    page = orderWindow(matches.ords, query.ordering.keys, facts, query.offset, query.limit);
   }
-  // Walking an ordering index visits about (offset + limit) * total / count papers; the
-  // matches' ordinals find count papers, then sort them.
-  const walk = (query.offset + query.limit) * (total / Math.max(count, 1)) <= 2 * count;
-  if (walk) return { count, rows: (await context.walk(keys)) as R[] };
-  return { count, rows: await context.page<R>(ordsPageStatement(context.names, matches.ords, keys, query.limit, query.offset)) };
+  return { count, rows: await context.page<R>(ordinalsStatement(context.names, page)) };
 }
 
 /** Reads (or finds cached) a term's merged lists; the read is shared and outlives the request that started it. */
@@ -107,13 +104,13 @@ function termPostings(context: PostingsContext, cache: CatalogueCache, prefix: s
   return untilAborted(entry, context.signal);
 }
 
-function paperLengths(context: PostingsContext, cache: CatalogueCache, version: string): Promise<PaperLengths> {
-  if (cache.lengths === undefined) {
-    const reading = readLengths(context.names, version, context.shared);
-    cache.lengths = reading;
+function paperFacts(context: PostingsContext, cache: CatalogueCache, version: string): Promise<PaperFacts> {
+  if (cache.facts === undefined) {
+    const reading = readFacts(context.names, version, context.shared);
+    cache.facts = reading;
     reading.catch(() => {
-      if (cache.lengths === reading) cache.lengths = undefined;
+      if (cache.facts === reading) cache.facts = undefined;
     });
   }
-  return untilAborted(cache.lengths, context.signal);
+  return untilAborted(cache.facts, context.signal);
 }

@@ -11,7 +11,10 @@ import type { Migration } from './migration.js';
  *   `data`, those papers' ordinals (ascending) with the word's occurrences in each one's title,
  *   abstract and authors (see posting-codec.ts). Stored uncompressed (`STORAGE EXTERNAL`): the
  *   lists are packed already, and reading them should cost no decompression.
- * - `paperlist_lengths`: the papers' field lengths (BM25's), by ordinal, 65,536 papers a row.
+ * - `paperlist_paper_facts`: by ordinal, 65,536 papers a row, each paper's field lengths (BM25's),
+ *   whether its title or abstract needs its stored text for a substring filter, and its place in
+ *   each ordering field (see postings-builder.ts), so that a page of a search is chosen without
+ *   reading papers.
  * - `paperlist_state.postings_version`: the catalogue version the lists were built for. The
  *   importer builds them with every whole catalogue and sets it; any later change of `papers`
  *   moves the version, and the source then answers from the word texts as before (slower, the
@@ -31,11 +34,11 @@ export const POSTINGS_MIGRATION: Migration = {
       data bytea NOT NULL
     )`,
     `ALTER TABLE ${n.postings} ALTER COLUMN data SET STORAGE EXTERNAL`,
-    `CREATE TABLE ${n.lengths} (
+    `CREATE TABLE ${n.facts} (
       chunk int4 PRIMARY KEY,
       data bytea NOT NULL
     )`,
-    `ALTER TABLE ${n.lengths} ALTER COLUMN data SET STORAGE EXTERNAL`,
+    `ALTER TABLE ${n.facts} ALTER COLUMN data SET STORAGE EXTERNAL`,
     `ALTER TABLE ${n.state} ADD COLUMN postings_version bigint`,
   ],
 };

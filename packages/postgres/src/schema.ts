@@ -16,8 +16,8 @@ export interface SchemaNames {
   touch: string;
   /** Each word's posting list (see postings-migration.ts). */
   postings: string;
-  /** The papers' field lengths by ordinal, in chunks (see postings-migration.ts). */
-  lengths: string;
+  /** What relevance, ordering and substring filters need of each paper, by ordinal, in chunks (see postings-migration.ts). */
+  facts: string;
 }
 
 /** `"schema"."name"`: an object of the schema, by its bare name. */
@@ -43,7 +43,7 @@ export function schemaNames(schema: string = DEFAULT_SCHEMA): SchemaNames {
     words: `${quoted}.paperlist_words`,
     touch: `${quoted}.paperlist_touch`,
     postings: `${quoted}.paperlist_postings`,
-    lengths: `${quoted}.paperlist_lengths`,
+    facts: `${quoted}.paperlist_paper_facts`,
   };
 }
 

@@ -1,5 +1,5 @@
 import { decodePostings, type DecodedPostings } from './posting-codec.js';
-import { LENGTHS_CHUNK } from './postings-builder.js';
+import { FACT_FIELDS, FACTS_CHUNK } from './postings-builder.js';
 import type { SchemaNames } from './schema.js';
 import { prefixRange } from './text-columns.js';
 
@@ -125,37 +125,31 @@ function mergeLists(lists: { word: string; postings: DecodedPostings }[], prefix
   return out;
 }
 
-/** Field lengths by ordinal (title, authors, abstract). */
-export interface PaperLengths {
-  title: Int32Array;
-  authors: Int32Array;
-  abstract: Int32Array;
-}
+/** The paper facts (see postings-builder.ts's FACT_FIELDS), each by ordinal. */
+export type PaperFacts = Record<(typeof FACT_FIELDS)[number], Int32Array>;
 
-/** Reads the papers' field lengths, built for `version` (else {@link StalePostingsError}). */
-export async function readLengths(names: SchemaNames, version: string, run: RunStatement): Promise<PaperLengths> {
+/** Reads the paper facts, built for `version` (else {@link StalePostingsError}). */
+export async function readFacts(names: SchemaNames, version: string, run: RunStatement): Promise<PaperFacts> {
   const rows = await run<{ chunk: number; data: Uint8Array | null; version: string | null }>(
     `SELECT -1 AS chunk, NULL::bytea AS data, CASE WHEN postings_version = version THEN version::text END AS version FROM ${names.state}
     UNION ALL
-    SELECT chunk, data, NULL FROM ${names.lengths}`,
+    SELECT chunk, data, NULL FROM ${names.facts}`,
     [],
   );
   const head = rows.find((row) => Number(row.chunk) === -1);
   if (head === undefined || head.version === null || `${head.version}` !== version) throw new StalePostingsError('paperlist: the posting lists are stale');
-  const chunks = rows.filter((row) => Number(row.chunk) >= 0);
-  const size = chunks.reduce((most, row) => Math.max(most, Number(row.chunk) * LENGTHS_CHUNK + toBytes(row.data!).length / 12), 0);
-  const lengths: PaperLengths = { title: new Int32Array(size), authors: new Int32Array(size), abstract: new Int32Array(size) };
-  for (const row of chunks) {
-    const bytes = toBytes(row.data!);
+  const width = 4 * FACT_FIELDS.length;
+  const chunks = rows.filter((row) => Number(row.chunk) >= 0).map((row) => ({ from: Number(row.chunk) * FACTS_CHUNK, bytes: toBytes(row.data!) }));
+  const size = chunks.reduce((most, { from, bytes }) => Math.max(most, from + bytes.length / width), 0);
+  const facts = Object.fromEntries(FACT_FIELDS.map((field) => [field, new Int32Array(size)])) as PaperFacts;
+  const columns = FACT_FIELDS.map((field) => facts[field]);
+  for (const { from, bytes } of chunks) {
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const from = Number(row.chunk) * LENGTHS_CHUNK;
-    for (let i = 0; i < bytes.length / 12; i++) {
-      lengths.title[from + i] = view.getInt32(12 * i, true);
-      lengths.authors[from + i] = view.getInt32(12 * i + 4, true);
-      lengths.abstract[from + i] = view.getInt32(12 * i + 8, true);
+    for (let i = 0; i < bytes.length / width; i++) {
+      for (let k = 0; k < columns.length; k++) columns[k]![from + i] = view.getInt32(width * i + 4 * k, true);
     }
   }
-  return lengths;
+  return facts;
 }
 
 /** A bytea as the driver hands it back: a Buffer (pg), a Uint8Array (PGlite) or its `\x` hex text. */

@@ -4,7 +4,7 @@ import type { ResolvedTerm } from './list-sql.js';
 import type { SchemaNames } from './schema.js';
 import { dictionaryWord, prefixRange, termPattern } from './text-columns.js';
 import { extensionFiltersKey } from './filters-sql.js';
-import type { PaperLengths, TermPostings } from './term-postings.js';
+import type { PaperFacts, TermPostings } from './term-postings.js';
 
 /** Runs one read statement (the source's QueryRunner, with its timeout and the request's signal). */
 export type RunRows = <R>(text: string, params: unknown[]) => Promise<R[]>;
@@ -26,8 +26,8 @@ export class CatalogueCache {
   /** Bytes held by each settled entry of `postings`, and in all. */
   readonly postingSizes = new Map<string, number>();
   postingBytes = 0;
-  /** The papers' field lengths, read once per version for relevance. */
-  lengths: Promise<PaperLengths> | undefined;
+  /** The paper facts (lengths, flags, order ranks), read once per version. */
+  facts: Promise<PaperFacts> | undefined;
 
   constructor(readonly version: string) {}
 

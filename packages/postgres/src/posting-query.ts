@@ -8,8 +8,8 @@ export interface Matches {
   at: Int32Array[];
 }
 
-/** Intersects the terms' lists (each ascending): the smallest drives, the others are searched by galloping. */
-export function intersect(terms: readonly TermPostings[]): Matches {
+/** Intersects sets of ordinals (each ascending): the smallest drives, the others are searched by galloping. */
+export function intersect(terms: readonly { ords: Int32Array }[]): Matches {
   const order = terms.map((_, i) => i).sort((a, b) => terms[a]!.ords.length - terms[b]!.ords.length);
   const driver = terms[order[0]!]!.ords;
   let keep: Int32Array = new Int32Array(driver.length);

@@ -1,11 +1,13 @@
 import { prefixWeightOf, termWeight, type PaperQuery } from '@paperlist/core';
-import { hasConditions, ordinalsStatement, type Statement } from './list-sql.js';
+import { ordinalsStatement, recheckStatement, type Statement } from './list-sql.js';
+import { hasExtensionFilters } from './filters-sql.js';
+import { RECHECK_ABSTRACT, RECHECK_TITLE } from './postings-builder.js';
 import { ordinalComparator, orderWindow } from './posting-order.js';
 import { bestCandidates, intersect, scoreMatches } from './posting-query.js';
 import type { SchemaNames } from './schema.js';
 import { untilAborted } from './statement-timeout.js';
 import type { CatalogueCache } from './term-resolver.js';
-import { readFacts, readTermPostings, type PaperFacts, type RunStatement, type TermPostings } from './term-postings.js';
+import { readFacts, readSubstringPostings, readTermPostings, StalePostingsError, type PaperFacts, type RunStatement, type TermPostings } from './term-postings.js';
 import { MAX_DICTIONARY_WORD } from './text-columns.js';
 
 /** What answering from the posting lists needs from the source. */
@@ -33,9 +35,28 @@ export interface CatalogueState {
  * stored text), no filters, facets or cursor.
  */
 export function postingsAnswer(query: PaperQuery): boolean {
-  if (query.terms.length === 0 || query.after !== undefined || (query.facets !== undefined && query.facets.length > 0)) return false;
-  if (hasConditions({ ...query, terms: [] })) return false;
+  if (query.after !== undefined || (query.facets !== undefined && query.facets.length > 0)) return false;
+  const { filters } = query;
+  if (filters.arxivId !== undefined || hasExtensionFilters(filters)) return false;
+  const needles = substringFilters(query);
+  if (needles === null || (query.terms.length === 0 && needles.length === 0)) return false;
   return query.terms.every((term) => term.words.length === 1 && term.arxivId === null && term.words[0]!.length < MAX_DICTIONARY_WORD);
+}
+
+/** A substring the posting lists can find: ASCII letters and digits only, so it lies inside one word. */
+const WORD_NEEDLE = /^[a-z0-9]+$/;
+
+/** The query's `title=`/`abstract=` filters as lower-cased needles, or `null` when one is not a {@link WORD_NEEDLE}. */
+function substringFilters(query: PaperQuery): { field: 'title' | 'abstract'; needle: string }[] | null {
+  const out: { field: 'title' | 'abstract'; needle: string }[] = [];
+  for (const [field, value] of [['title', query.filters.titleContains], ['abstract', query.filters.abstractContains]] as const) {
+    if (value === undefined) continue;
+    // The same lower-casing as the SQL filter's pattern (list-sql.ts).
+    const needle = value.toLowerCase();
+    if (!WORD_NEEDLE.test(needle)) return null;
+    out.push({ field, needle });
+  }
+  return out;
 }
 
 /**
@@ -46,8 +67,13 @@ export function postingsAnswer(query: PaperQuery): boolean {
  * answers from the word texts).
  */
 export async function listFromPostings<R>(context: PostingsContext, cache: CatalogueCache, query: PaperQuery, state: CatalogueState): Promise<{ count: number; rows: R[] }> {
-  const terms = await Promise.all(query.terms.map((term) => termPostings(context, cache, term.words[0]!, state.version)));
-  const matches = intersect(terms);
+  const needles = substringFilters(query)!;
+  const [terms, filtered] = await Promise.all([
+    Promise.all(query.terms.map((term) => termPostings(context, cache, term.words[0]!, state.version))),
+    Promise.all(needles.map(({ field, needle }) => substringMatches(context, cache, field, needle, state.version))),
+  ]);
+  // The filters' sets come after the terms: scoring reads the terms' positions only.
+  const matches = intersect([...terms, ...filtered.map((ords) => ({ ords }))]);
   const count = matches.ords.length;
   if (query.limit === 0 || query.offset >= count) return { count, rows: [] };
   const facts = await paperFacts(context, cache, state.version);
@@ -56,7 +82,7 @@ export async function listFromPostings<R>(context: PostingsContext, cache: Catal
   if (query.ordering.kind === 'relevance') {
     const idfs = terms.map((term) => termWeight(state.total, term.ords.length));
     // No term weighs anything: every score is 0, and relevance is the catalogue order.
-    if (idfs.every((idf) => idf === 0)) page = orderWindow(matches.ords, query.ordering.then, facts, query.offset, query.limit);
+    if (terms.length === 0 || idfs.every((idf) => idf === 0)) page = orderWindow(matches.ords, query.ordering.then, facts, query.offset, query.limit);
     else {
       const scores = scoreMatches(terms, matches, { idfs, prefixWeights: query.terms.map(prefixWeightOf), averages: state.averages }, facts);
       const then = ordinalComparator(query.ordering.then, facts);
@@ -101,6 +127,45 @@ function termPostings(context: PostingsContext, cache: CatalogueCache, prefix: s
       if (postings.get(prefix) === entry) postings.delete(prefix);
     },
   );
+  return untilAborted(entry, context.signal);
+}
+
+/**
+ * The papers whose title (or abstract) contains `needle`, ascending: from the lists of the
+ * dictionary words containing it, for papers whose field is ASCII with no word cut (there the
+ * needle, letters and digits only, can only lie inside a word), and from the stored text of the
+ * others (the recheck flag; about 1 % of a catalogue). Shared and cached per version.
+ */
+function substringMatches(context: PostingsContext, cache: CatalogueCache, field: 'title' | 'abstract', needle: string, version: string): Promise<Int32Array> {
+  const key = `${field}:${needle}`;
+  let entry = cache.substrings.get(key);
+  if (entry === undefined) {
+    entry = (async () => {
+      const [candidates, facts] = await Promise.all([readSubstringPostings(context.names, needle, version, context.shared), paperFacts(context, cache, version)]);
+      if (candidates === null) throw new StalePostingsError(`paperlist: "${needle}" is in too many words to read their lists`);
+      const flag = field === 'title' ? RECHECK_TITLE : RECHECK_ABSTRACT;
+      const counts = field === 'title' ? candidates.titleAll : candidates.abstractAll;
+      const { flags } = facts;
+      const found: number[] = [];
+      for (let i = 0; i < candidates.ords.length; i++) {
+        const ord = candidates.ords[i]!;
+        if (counts[i]! > 0 && (flags[ord]! & flag) === 0) found.push(ord);
+      }
+      const flagged: number[] = [];
+      for (let ord = 0; ord < flags.length; ord++) if ((flags[ord]! & flag) !== 0) flagged.push(ord);
+      if (flagged.length > 0) {
+        const statement = recheckStatement(context.names, field, needle, flagged);
+        for (const row of await context.shared<{ ord: number }>(statement.text, statement.params)) found.push(Number(row.ord));
+      }
+      return Int32Array.from(found).sort();
+    })();
+    cache.substrings.set(key, entry);
+    const settled = entry;
+    settled.catch(() => {
+      if (cache.substrings.get(key) === settled) cache.substrings.delete(key);
+    });
+    cache.trim();
+  }
   return untilAborted(entry, context.signal);
 }
 

@@ -43,24 +43,59 @@ interface PostingRow {
  */
 export async function readTermPostings(names: SchemaNames, prefix: string, version: string, run: RunStatement): Promise<TermPostings> {
   const upper = prefixRange(prefix).upper ?? `${prefix}\u{10FFFF}\u{10FFFF}`;
+  const lists = await readLists(names, 'w.word >= $1 AND w.word < $2', [prefix, upper], version, run);
+  return mergeLists(lists!, prefix);
+}
+
+/** More (paper, word) entries than this in one substring's words: the lists are not read (see readSubstringPostings). */
+export const MAX_SUBSTRING_ENTRIES = 4_000_000;
+
+/**
+ * The merged lists of every dictionary word containing `needle` (a substring filter's
+ * candidates), or `null` when those words hold more than {@link MAX_SUBSTRING_ENTRIES} entries.
+ */
+export async function readSubstringPostings(names: SchemaNames, needle: string, version: string, run: RunStatement): Promise<TermPostings | null> {
+  const lists = await readLists(names, 'strpos(w.word, $1) > 0', [needle], version, run, MAX_SUBSTRING_ENTRIES);
+  return lists === null ? null : mergeLists(lists, null);
+}
+
+/**
+ * The lists of the dictionary words matching `condition` (on `w.word`), with the catalogue's
+ * version read in the same snapshot (else {@link StalePostingsError}); `null` when they hold more
+ * than `cap` entries (then no list is sent).
+ */
+async function readLists(
+  names: SchemaNames,
+  condition: string,
+  params: unknown[],
+  version: string,
+  run: RunStatement,
+  cap?: number,
+): Promise<{ word: string; postings: DecodedPostings }[] | null> {
+  const capped = cap === undefined ? 'p.data' : `CASE WHEN sum(p.df) OVER () <= ${cap} THEN p.data END`;
   const rows = await run<PostingRow>(
     `SELECT NULL::text AS word, 0 AS df, NULL::bytea AS data,
         CASE WHEN postings_version = version THEN version::text END AS version
       FROM ${names.state}
     UNION ALL
-    SELECT w.word, p.df, p.data, NULL FROM ${names.words} w JOIN ${names.postings} p ON p.word_id = w.id
-      WHERE w.word >= $1 AND w.word < $2`,
-    [prefix, upper],
+    SELECT w.word, p.df, ${capped}, NULL FROM ${names.words} w JOIN ${names.postings} p ON p.word_id = w.id
+      WHERE ${condition}`,
+    params,
   );
   const head = rows.find((row) => row.word === null);
   if (head === undefined || head.version === null || `${head.version}` !== version) throw new StalePostingsError('paperlist: the posting lists are stale');
-  const lists = rows.filter((row) => row.word !== null).map((row) => ({ word: row.word!, postings: decodePostings(toBytes(row.data!), Number(row.df)) }));
-  return mergeLists(lists, prefix);
+  const found = rows.filter((row) => row.word !== null);
+  if (found.some((row) => row.data === null)) return null;
+  return found.map((row) => ({ word: row.word!, postings: decodePostings(toBytes(row.data!), Number(row.df)) }));
 }
 
 /** The union of the words' lists: a paper's counts summed over the words it holds. */
-function mergeLists(lists: { word: string; postings: DecodedPostings }[], prefix: string): TermPostings {
+function mergeLists(lists: { word: string; postings: DecodedPostings }[], prefix: string | null): TermPostings {
   const exact = lists.find((list) => list.word === prefix)?.postings ?? null;
+  if (lists.length === 0) {
+    const none = new Int32Array(0);
+    return { ords: none, titleAll: none, abstractAll: none, authorsAll: none, titleWhole: null, abstractWhole: null, authorsWhole: null, bytes: 0 };
+  }
   if (lists.length === 1) {
     const { ords, title, abstract, authors } = lists[0]!.postings;
     return {

@@ -26,6 +26,8 @@ export class CatalogueCache {
   /** Bytes held by each settled entry of `postings`, and in all. */
   readonly postingSizes = new Map<string, number>();
   postingBytes = 0;
+  /** Substring filters' matching papers by `field:needle` (see postings-list.ts). */
+  readonly substrings = new Map<string, Promise<Int32Array>>();
   /** The paper facts (lengths, flags, order ranks), read once per version. */
   facts: Promise<PaperFacts> | undefined;
 
@@ -33,7 +35,7 @@ export class CatalogueCache {
 
   /** Keeps the cache bounded: forgets everything when one of its maps grows too large. */
   trim(): void {
-    for (const map of [this.words, this.prefixes, this.counts]) if (map.size > MAX_CACHED) map.clear();
+    for (const map of [this.words, this.prefixes, this.counts, this.substrings]) if (map.size > MAX_CACHED) map.clear();
   }
 }
 

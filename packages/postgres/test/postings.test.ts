@@ -35,7 +35,18 @@ function searches(papers: readonly Paper[], count: number, seed: number): { raw:
       picked.push(next() < 0.3 ? word.slice(0, 1 + Math.floor(next() * 5)) : word);
     }
     const ordering = ORDERINGS[Math.floor(next() * ORDERINGS.length)]!;
-    const raw = `q=${encodeURIComponent(picked.join(' '))}${ordering === '' ? '' : `&ordering=${ordering}`}`;
+    const pairs = next() < 0.15 ? [] : [`q=${encodeURIComponent(picked.join(' '))}`];
+    // Substring filters: a piece of a word (any case, accents kept), now and then across words.
+    if (pairs.length === 0 || next() < 0.3) {
+      const field = next() < 0.5 ? 'title' : 'abstract';
+      const text = field === 'title' ? paper.title : paper.abstract;
+      const from = Math.floor(next() * Math.max(1, text.length - 6));
+      const piece = text.slice(from, from + 2 + Math.floor(next() * 5)).trim();
+      if (piece !== '') pairs.push(`${field}=${encodeURIComponent(next() < 0.5 ? piece.toUpperCase() : piece)}`);
+    }
+    if (pairs.length === 0) continue;
+    if (ordering !== '') pairs.push(`ordering=${ordering}`);
+    const raw = pairs.join('&');
     out.push({ raw, page: 1 + Math.floor(next() * next() * 3) });
   }
   return out;
@@ -114,8 +125,13 @@ function definePostingsTests(name: string, open: () => Promise<{ db: Queryable; 
       await close();
     });
 
-    it('answer single-word searches as the reference does (counts, relevance, every ordering, pages)', async () => {
-      await expectSameAnswers(source, createScanSource(papers), searches(papers, 250, 18));
+    it('answer single-word searches and substring filters as the reference does (counts, relevance, every ordering, pages)', async () => {
+      await expectSameAnswers(source, createScanSource(papers), [
+        ...searches(papers, 300, 18),
+        // Non-ASCII and cut words, where the filters read the stored text.
+        { raw: `title=${encodeURIComponent('é')}`, page: 1 },
+        { raw: 'abstract=the&ordering=-published', page: 2 },
+      ]);
       expect(reads()).toBeGreaterThan(0);
     }, 120_000);
 

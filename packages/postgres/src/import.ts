@@ -228,7 +228,11 @@ export async function importPapers(db: Queryable, input: ImportInput, options: I
     }
     if (bulk !== null) {
       report('indexing');
+      // The lists are made here while the server builds the indexes.
+      const preparing = deleted === 0 ? encoder.postings?.prepare() : undefined;
+      preparing?.catch(() => {});
       await bulk.buildIndexes();
+      await preparing;
       await bulk.finish();
       // Swapped-in tables were written without the live table's triggers: the change log says
       // "reload" (an in-place load logged it at its TRUNCATE).

@@ -334,14 +334,12 @@ function scoreExpression(terms: readonly ResolvedTerm[], scoring: Scoring, param
   return termScores.reduce((sum, score) => `(${sum} + ${score})`);
 }
 
-/** The papers of the given ordinals, in that order (a page chosen from the posting lists). */
+/**
+ * The papers of the given ordinals, with their `ord` (a page chosen from the posting lists; the
+ * caller puts them in order). The text depends on the schema only: it is prepared once per connection.
+ */
 export function ordinalsStatement(names: SchemaNames, ords: readonly number[]): Statement {
-  const params = new Params();
-  const o = params.add(intArray(ords));
-  return {
-    text: `SELECT ${SELECT_PAPER_P} FROM unnest(${o}::int4[]) WITH ORDINALITY u(ord, i) JOIN ${names.papers} p ON p.ord = u.ord ORDER BY u.i`,
-    params: params.values,
-  };
+  return { text: `SELECT ${SELECT_PAPER}, ord FROM ${names.papers} WHERE ord = ANY($1::int4[])`, params: [intArray(ords)] };
 }
 
 /** Which of the given papers' title (or abstract) contains `needle`, exactly as the `title=`/`abstract=` filter compares. */

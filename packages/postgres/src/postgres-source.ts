@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   termWeight,
   PaperlistOptionsError,
@@ -204,6 +205,8 @@ export async function createPostgresSource(options: PostgresSourceOptions): Prom
   await refreshVersion();
 
   const rows = <R>(statement: Statement, signal: AbortSignal | undefined) => runner.rows<R>(statement.text, statement.params, signal);
+  // Prepared statements name their schema (their texts do): each schema on a pool prepares its own.
+  const statementTag = createHash('sha256').update(names.schema).digest('hex').slice(0, 16);
   /** Document frequencies being counted outside any request (see countMatches). */
   let sharedCounts = 0;
   let cache = new CatalogueCache('');
@@ -217,6 +220,7 @@ export async function createPostgresSource(options: PostgresSourceOptions): Prom
       FROM ${names.state}`,
       [],
       signal,
+      `paperlist_state_${statementTag}`,
     );
     const current = remember(state);
     if (cache.version !== current) cache = new CatalogueCache(current);
@@ -342,7 +346,7 @@ export async function createPostgresSource(options: PostgresSourceOptions): Prom
     const context: PostingsContext = {
       names,
       shared: (text, params) => runner.sharedRows(text, params, SHARED_COUNT_TIMEOUT_MS),
-      page: (statement) => rows(statement, signal),
+      page: (statement, name) => runner.rows(statement.text, statement.params, signal, `${name}_${statementTag}`),
       cacheBytes: resolved.postingsCacheBytes,
       signal,
     };

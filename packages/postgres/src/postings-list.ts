@@ -15,8 +15,8 @@ export interface PostingsContext {
   names: SchemaNames;
   /** Runs a statement outside any request (shared work, its own timeout). */
   shared: RunStatement;
-  /** Runs a page statement within the request's budget. */
-  page: <R>(statement: Statement) => Promise<R[]>;
+  /** Runs a page statement within the request's budget (prepared once per connection under `name`). */
+  page: <R>(statement: Statement, name: string) => Promise<R[]>;
   /** Most bytes of merged posting lists kept per catalogue version. */
   cacheBytes: number;
   signal: AbortSignal | undefined;
@@ -93,7 +93,12 @@ export async function listFromPostings<R>(context: PostingsContext, cache: Catal
   } else {
     page = orderWindow(matches.ords, query.ordering.keys, facts, query.offset, query.limit);
   }
-  return { count, rows: await context.page<R>(ordinalsStatement(context.names, page)) };
+  const found = await context.page<R & { ord: number }>(ordinalsStatement(context.names, page), 'paperlist_page_by_ord');
+  const byOrd = new Map(found.map((row) => [Number(row.ord), row]));
+  // A paper missing here was deleted after the lists were read: the caller answers from the word texts.
+  const rows = page.map((ord) => byOrd.get(ord));
+  if (rows.some((row) => row === undefined)) throw new StalePostingsError('paperlist: a paper of the page is gone');
+  return { count, rows: rows as R[] };
 }
 
 /** Reads (or finds cached) a term's merged lists; the read is shared and outlives the request that started it. */

@@ -21,7 +21,11 @@ export interface TermPostings {
   bytes: number;
 }
 
-/** The posting lists are not those of the version the request read: answer from the word texts. */
+/**
+ * The posting lists cannot answer this request: they were built for another catalogue version
+ * (a write since the last whole import, or one landing meanwhile), or a substring stands for too
+ * many words. The source then answers from the word texts, as before the lists existed.
+ */
 export class StalePostingsError extends Error {
   override readonly name = 'StalePostingsError';
 }

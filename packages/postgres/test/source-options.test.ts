@@ -167,9 +167,11 @@ function sleepyPool(pool: pg.Pool, seconds: number, when: () => boolean = () => 
     async connect(): Promise<PoolClientLike> {
       const client = await pool.connect();
       return {
-        async query(text: string, params?: unknown[]) {
-          if (when() && /papers|paperlist_state/.test(text)) await client.query('SELECT pg_sleep($1)', [seconds]);
-          return client.query(text, params);
+        // A prepared statement comes as pg's query config ({ name, text, values }).
+        async query(text: string | { text: string }, params?: unknown[]) {
+          const sql = typeof text === 'string' ? text : text.text;
+          if (when() && /papers|paperlist_state/.test(sql)) await client.query('SELECT pg_sleep($1)', [seconds]);
+          return client.query(text as string, params);
         },
         release: (destroy?: boolean | Error) => client.release(destroy),
       };

@@ -1,6 +1,8 @@
 import { compareCodePoints } from '@paperlist/core';
 import { encodeEntry, MAX_ENTRY_BYTES } from './posting-codec.js';
-import type { Row } from './table-writer.js';
+
+/** A row for table-writer.ts's `writeRows` (its `Row`; not imported: table-writer needs copy-format, which needs this). */
+type Row = (string | null)[] | string;
 
 /** Papers per row of `paperlist_paper_facts`. */
 export const FACTS_CHUNK = 65_536;

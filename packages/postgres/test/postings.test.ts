@@ -18,7 +18,7 @@ function random(seed: number): () => number {
   };
 }
 
-const ORDERINGS = ['', '-published', 'title', 'published', '-title', 'arxiv_id', '-arxiv_id', 'id', '-id'];
+const ORDERINGS = ['', '-published', 'title', 'published', '-title', 'arxiv_id', '-arxiv_id', 'id', '-id', 'published,-title', '-published,arxiv_id'];
 
 /** Searches of 1–3 single words (some cut to prefixes of 1–5 characters) in every ordering, pages 1–3. */
 function searches(papers: readonly Paper[], count: number, seed: number): { raw: string; page: number }[] {

@@ -23,6 +23,8 @@ export interface Contender {
   readonly name: string;
   /** What differs from paperlist's semantics, printed with the results. */
   readonly notes: string;
+  /** Bookkeeping of the benchmark itself (not the contender's memory): done before the measured build. */
+  prepare?(papers: readonly Paper[]): void;
   build(papers: readonly Paper[]): void;
   answer(query: BenchQuery, parsed: PaperQuery): Answer | Promise<Answer>;
 }
@@ -39,9 +41,12 @@ export function paperlistContender(name: 'engine' | 'scan'): Contender {
   return {
     name,
     notes: name === 'engine' ? 'createMemorySource' : 'createScanSource: the naive reference the engine is tested against',
+    prepare(papers) {
+      // Maps answers back to corpus positions: the benchmark's, so outside the measured memory.
+      positions = positionsById(papers);
+    },
     build(papers) {
       source = name === 'engine' ? createMemorySource(papers) : createScanSource(papers);
-      positions = positionsById(papers);
     },
     async answer(_query, parsed) {
       const page = await source.list(parsed);

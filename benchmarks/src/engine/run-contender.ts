@@ -65,6 +65,7 @@ async function main(): Promise<void> {
   report.name = contender.name;
   report.notes = contender.notes;
 
+  contender.prepare?.(papers);
   const before = memoryInUse();
   const started = performance.now();
   contender.build(papers);

@@ -5,7 +5,8 @@ import { bitsetWords, countBits } from './bits.js';
 import { bitsSet, EMPTY_SET, listSet, setToBits, sortUnique, type DocSet } from './doc-set.js';
 import { CHAR_SETS, charSet } from './substring/field-text.js';
 import { unionSets } from './set-union.js';
-import { Vocabulary } from './vocabulary.js';
+import { SortedStrings } from './sorted-strings.js';
+import type { Vocabulary } from './vocabulary.js';
 import { spend } from './work-budget.js';
 
 /**
@@ -30,13 +31,13 @@ export class AuthorNames {
      * `author=a` would otherwise union the papers of a third of all names.
      */
     readonly shortPrefixes: DocSetTable,
-    /** The names as written, sorted (name `i` is `names.word(i)`): `author_name=` and the `author` facet. */
-    readonly names: Vocabulary,
+    /** The names as written, sorted (name `i` is `names.get(i)`): `author_name=` and the `author` facet. */
+    readonly names: SortedStrings,
   ) {}
 
   /** The {@link shortPrefixes} table of these names (built once, with the index). */
   static shortPrefixTable(vocabulary: Vocabulary, wordNamesAt: Uint32Array, wordNames: Uint32Array, docs: DocSetTable): DocSetTable {
-    const names = new AuthorNames(wordNamesAt, wordNames, docs, DocSetTable.build(docs.n, 0, () => {}), Vocabulary.fromSorted([]));
+    const names = new AuthorNames(wordNamesAt, wordNames, docs, DocSetTable.build(docs.n, 0, () => {}), SortedStrings.fromSorted([]));
     const sets: DocSet[] = [];
     for (let set = 0; set < CHAR_SETS; set++) {
       sets.push(names.matchOne(vocabulary, [String.fromCharCode(set < 26 ? 97 + set : 48 + set - 26)]));
@@ -207,7 +208,7 @@ export class AuthorNamesBuilder {
     words: number,
     renumber: Uint32Array,
     order: Uint32Array,
-  ): { wordNamesAt: Uint32Array; wordNames: Uint32Array; docs: DocSetTable; names: Vocabulary } {
+  ): { wordNamesAt: Uint32Array; wordNames: Uint32Array; docs: DocSetTable; names: SortedStrings } {
     const names = this.numberOf.size;
     // Names are numbered in sorted order (UTF-16 code units, the vocabulary's), so a name is found by binary search.
     const sorted = [...this.numberOf.keys()].sort();
@@ -243,6 +244,6 @@ export class AuthorNamesBuilder {
         }
       }
     });
-    return { wordNamesAt, wordNames, docs, names: Vocabulary.fromSorted(sorted) };
+    return { wordNamesAt, wordNames, docs, names: SortedStrings.fromSorted(sorted) };
   }
 }

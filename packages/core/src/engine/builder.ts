@@ -259,7 +259,6 @@ export class IndexBuilder {
       maxRank: { id: id.distinct, title: title.distinct, published: published.distinct, arxiv_id: arxiv.distinct },
       byId,
       publishedAsc: sortByRank(byId, ranks.published, published.distinct, false),
-      publishedDesc: sortByRank(byId, ranks.published, published.distinct, true),
       arxivAsc: sortByRank(byId, ranks.arxiv_id, arxiv.distinct, false),
       arxivDesc: sortByRank(byId, ranks.arxiv_id, arxiv.distinct, true),
       titleDesc: sortByRank(identity, ranks.title, title.distinct, true),

@@ -15,6 +15,7 @@ import { bitsetWords } from './bits.js';
 import { withLimits, type WorkLimits } from './work-budget.js';
 import type { OrderKey, OrderPosition } from '../source.js';
 import { applyExtensionFilters } from './extension-filters.js';
+import { findArxivDocs } from './arxiv-lookup.js';
 
 /** The answer of the engine: exact count and the window's documents. */
 export interface EngineAnswer {
@@ -200,7 +201,7 @@ export class Engine {
   /** The documents of `set` that pass the exact and substring filters. */
   private filter(set: DocSet, filters: PaperFilters): DocSet {
     const { store, n } = this.index;
-    if (filters.arxivId !== undefined) set = intersectSets(set, listSet(store.findArxivId(filters.arxivId)), n);
+    if (filters.arxivId !== undefined) set = intersectSets(set, listSet(findArxivDocs(this.index, filters.arxivId)), n);
     set = applyExtensionFilters(this.index, set, filters);
     const substrings: [TextField, string | undefined][] = [
       ['title', filters.titleContains],

@@ -3,6 +3,7 @@ import type { IndexData } from './builder.js';
 import { intersectSets, listSet, setSize, type DocSet } from './doc-set.js';
 import { publishedRangeSet } from './published-range.js';
 import { ValueSets } from './value-sets.js';
+import { findArxivDocs } from './arxiv-lookup.js';
 
 /**
  * The documents of `set` that pass the extension filters (date range, authors, proceedings,
@@ -16,7 +17,7 @@ export function applyExtensionFilters(index: IndexData, set: DocSet, filters: Pa
   const sets: (() => DocSet)[] = [];
   // Batch lookups first: at most 100 documents, found by the store's hash tables.
   if (ids !== undefined) sets.push(() => lookupSet(ids.map((id) => index.store.findId(id)).filter((d) => d >= 0)));
-  if (arxivIds !== undefined) sets.push(() => lookupSet(arxivIds.flatMap((id) => Array.from(index.store.findArxivId(id)))));
+  if (arxivIds !== undefined) sets.push(() => lookupSet(arxivIds.flatMap((id) => Array.from(findArxivDocs(index, id)))));
   if (authorNames !== undefined) sets.push(() => new ValueSets(index.authorNames.names, index.authorNames.docs).match(authorNames));
   if (proceedings !== undefined) sets.push(() => index.proceedings.match(proceedings));
   if (venues !== undefined) sets.push(() => index.venues.match(venues));

@@ -50,7 +50,7 @@ function valueCounts(values: ValueSets, set: DocSet): FacetBucket[] {
   for (let i = 0; i < table.size; i++) {
     const count = intersectionSize(table, i, set);
     if (count === 0) continue;
-    buckets.push({ value: values.values.word(i), count });
+    buckets.push({ value: values.values.get(i), count });
     total += count;
   }
   buckets.push({ value: null, count: setSize(set) - total });
@@ -66,7 +66,7 @@ function multiValueCounts(values: ValueSets, set: DocSet, n: number): FacetBucke
   const buckets: FacetBucket[] = [];
   for (let i = 0; i < table.size; i++) {
     const count = intersectionSize(table, i, set);
-    if (count > 0) buckets.push({ value: values.values.word(i), count });
+    if (count > 0) buckets.push({ value: values.values.get(i), count });
   }
   buckets.push({ value: null, count: setSize(set) - matchedWithNames(table, set, n) });
   return buckets;
@@ -100,7 +100,7 @@ export function authorFacetAcross(parts: readonly { index: IndexData; set: DocSe
     const own = nameCounts(part.index, part.set);
     for (let i = 0; i < own.length; i++) {
       if (own[i] === 0) continue;
-      const name = part.index.authorNames.names.word(i);
+      const name = part.index.authorNames.names.get(i);
       const at = names.find(name);
       if (at >= 0) counts[at]! += own[i]!;
       else aside.set(name, (aside.get(name) ?? 0) + own[i]!);
@@ -116,7 +116,7 @@ export function authorFacetAcross(parts: readonly { index: IndexData; set: DocSe
   let threshold = most;
   for (let better = 0; threshold > 1 && better + histogram[threshold]! < limit; threshold--) better += histogram[threshold]!;
   const buckets: FacetBucket[] = [];
-  for (let i = 0; i < counts.length; i++) if (counts[i]! >= threshold && counts[i]! > 0) buckets.push({ value: names.word(i), count: counts[i]! });
+  for (let i = 0; i < counts.length; i++) if (counts[i]! >= threshold && counts[i]! > 0) buckets.push({ value: names.get(i), count: counts[i]! });
   for (const [value, count] of aside) if (count >= threshold && count > 0) buckets.push({ value, count });
   buckets.sort((a, b) => b.count - a.count || compareCodePoints(a.value!, b.value!));
   buckets.length = Math.min(buckets.length, limit);

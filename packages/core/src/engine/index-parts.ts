@@ -10,6 +10,7 @@ import { PaperStore } from './paper-store.js';
 import { Postings } from './postings.js';
 import { Successors } from './successors.js';
 import { Vocabulary } from './vocabulary.js';
+import { SortedStrings } from './sorted-strings.js';
 import { AuthorNames } from './author-names.js';
 import { ValueSets } from './value-sets.js';
 import { AnnotationStore } from './annotation-store.js';
@@ -34,8 +35,8 @@ export interface IndexParts {
   readonly json: readonly Uint8Array[];
 }
 
-/** The layout version written by this code (7: the commonest words' documents by field, for the substring filters). */
-export const INDEX_FORMAT = 7;
+/** The layout version written by this code (8: names and filter values as bytes, `-published` read from `published`, no arXiv id table). */
+export const INDEX_FORMAT = 8;
 
 const TABLE_ARRAYS = ['df', 'docsAt', 'dense', 'listDocs', 'bitsets'] as const;
 const tableNames = <P extends string>(prefix: P) => TABLE_ARRAYS.map((a) => `${prefix}.${a}` as const);
@@ -86,15 +87,12 @@ export const INDEX_ARRAY_NAMES = [
   'titleAt',
   'abstractAt',
   'idTable',
-  'arxivTable',
-  'arxivNext',
   'rankId',
   'rankTitle',
   'rankPublished',
   'rankArxiv',
   'byId',
   'publishedAsc',
-  'publishedDesc',
   'arxivAsc',
   'arxivDesc',
   'titleDesc',
@@ -103,19 +101,19 @@ export const INDEX_ARRAY_NAMES = [
   'authorWordNames',
   ...tableNames('authorNameDocs'),
   ...tableNames('authorShortPrefixes'),
-  'authorNames.chars',
+  'authorNames.bytes',
   'authorNames.starts',
   ...tableNames('proceedings'),
-  'proceedingValues.chars',
+  'proceedingValues.bytes',
   'proceedingValues.starts',
   ...tableNames('venues'),
-  'venueValues.chars',
+  'venueValues.bytes',
   'venueValues.starts',
   ...tableNames('tasks'),
-  'taskValues.chars',
+  'taskValues.bytes',
   'taskValues.starts',
   ...tableNames('methods'),
-  'methodValues.chars',
+  'methodValues.bytes',
   'methodValues.starts',
   'annotationJson',
   'annotationAt',
@@ -191,15 +189,12 @@ export function indexParts(index: IndexData): IndexParts {
       titleAt: s.titleAt,
       abstractAt: s.abstractAt,
       idTable: s.idTable,
-      arxivTable: s.arxivTable,
-      arxivNext: s.arxivNext,
       rankId: o.ranks.id,
       rankTitle: o.ranks.title,
       rankPublished: o.ranks.published,
       rankArxiv: o.ranks.arxiv_id,
       byId: o.byId,
       publishedAsc: o.publishedAsc,
-      publishedDesc: o.publishedDesc,
       arxivAsc: o.arxivAsc,
       arxivDesc: o.arxivDesc,
       titleDesc: o.titleDesc,
@@ -208,19 +203,19 @@ export function indexParts(index: IndexData): IndexParts {
       authorWordNames: index.authorNames.wordNames,
       ...(tableArrays('authorNameDocs', index.authorNames.docs) as Record<`authorNameDocs.${(typeof TABLE_ARRAYS)[number]}`, IndexArray>),
       ...(tableArrays('authorShortPrefixes', index.authorNames.shortPrefixes) as Record<`authorShortPrefixes.${(typeof TABLE_ARRAYS)[number]}`, IndexArray>),
-      'authorNames.chars': index.authorNames.names.chars,
+      'authorNames.bytes': index.authorNames.names.bytes,
       'authorNames.starts': index.authorNames.names.starts,
       ...(tableArrays('proceedings', index.proceedings.sets) as Record<`proceedings.${(typeof TABLE_ARRAYS)[number]}`, IndexArray>),
-      'proceedingValues.chars': index.proceedings.values.chars,
+      'proceedingValues.bytes': index.proceedings.values.bytes,
       'proceedingValues.starts': index.proceedings.values.starts,
       ...(tableArrays('venues', index.venues.sets) as Record<`venues.${(typeof TABLE_ARRAYS)[number]}`, IndexArray>),
-      'venueValues.chars': index.venues.values.chars,
+      'venueValues.bytes': index.venues.values.bytes,
       'venueValues.starts': index.venues.values.starts,
       ...(tableArrays('tasks', index.tasks.sets) as Record<`tasks.${(typeof TABLE_ARRAYS)[number]}`, IndexArray>),
-      'taskValues.chars': index.tasks.values.chars,
+      'taskValues.bytes': index.tasks.values.bytes,
       'taskValues.starts': index.tasks.values.starts,
       ...(tableArrays('methods', index.methods.sets) as Record<`methods.${(typeof TABLE_ARRAYS)[number]}`, IndexArray>),
-      'methodValues.chars': index.methods.values.chars,
+      'methodValues.bytes': index.methods.values.bytes,
       'methodValues.starts': index.methods.values.starts,
       annotationJson: index.annotations.json,
       annotationAt: index.annotations.at,
@@ -268,12 +263,10 @@ export function indexFromParts(parts: IndexParts): IndexData {
     parts.json,
     u16('chunkOf'),
     u32('start'),
-    u32('length'),
+    u16or32('length'),
     u16or32('titleAt'),
     u16or32('abstractAt'),
     i32('idTable'),
-    i32('arxivTable'),
-    i32('arxivNext'),
   );
   return {
     n,
@@ -306,7 +299,6 @@ export function indexFromParts(parts: IndexParts): IndexData {
       maxRank: { ...parts.maxRank },
       byId: u32('byId'),
       publishedAsc: u32('publishedAsc'),
-      publishedDesc: u32('publishedDesc'),
       arxivAsc: u32('arxivAsc'),
       arxivDesc: u32('arxivDesc'),
       titleDesc: u32('titleDesc'),
@@ -317,12 +309,12 @@ export function indexFromParts(parts: IndexParts): IndexData {
       u32('authorWordNames'),
       table('authorNameDocs'),
       table('authorShortPrefixes'),
-      new Vocabulary(u16('authorNames.chars'), u32('authorNames.starts')),
+      new SortedStrings(u8('authorNames.bytes'), u32('authorNames.starts')),
     ),
-    proceedings: new ValueSets(new Vocabulary(u16('proceedingValues.chars'), u32('proceedingValues.starts')), table('proceedings')),
-    venues: new ValueSets(new Vocabulary(u16('venueValues.chars'), u32('venueValues.starts')), table('venues')),
-    tasks: new ValueSets(new Vocabulary(u16('taskValues.chars'), u32('taskValues.starts')), table('tasks')),
-    methods: new ValueSets(new Vocabulary(u16('methodValues.chars'), u32('methodValues.starts')), table('methods')),
+    proceedings: new ValueSets(new SortedStrings(u8('proceedingValues.bytes'), u32('proceedingValues.starts')), table('proceedings')),
+    venues: new ValueSets(new SortedStrings(u8('venueValues.bytes'), u32('venueValues.starts')), table('venues')),
+    tasks: new ValueSets(new SortedStrings(u8('taskValues.bytes'), u32('taskValues.starts')), table('tasks')),
+    methods: new ValueSets(new SortedStrings(u8('methodValues.bytes'), u32('methodValues.starts')), table('methods')),
     annotations: new AnnotationStore(u8('annotationJson'), u32('annotationAt')),
   };
 }

@@ -1,6 +1,7 @@
 import { formatOrderKeys } from '../ordering/parse-ordering.js';
 import type { OrderField, OrderKey } from '../source.js';
 import { inverse, sortByRank } from './ranks.js';
+import { DescendingGroups } from './descending-groups.js';
 import { float64Array, uint32Array } from './alloc.js';
 import { spend } from './work-budget.js';
 
@@ -13,8 +14,8 @@ export interface OrderData {
   maxRank: Record<OrderField, number>;
   /** Documents by id ascending. */
   byId: Uint32Array;
+  /** Documents by `published` ascending, ties by id (the descending order is read from it: `descending-groups.ts`). */
   publishedAsc: Uint32Array;
-  publishedDesc: Uint32Array;
   arxivAsc: Uint32Array;
   arxivDesc: Uint32Array;
   titleDesc: Uint32Array;
@@ -34,6 +35,8 @@ export class DocOrder {
     private readonly permutation: Uint32Array | null,
     /** Walk `permutation` from its end. */
     private readonly reversed: boolean,
+    /** A descending order read from the ascending one (then `permutation` is unused). */
+    private readonly groups: DescendingGroups | null,
     private readonly keyKind: KeyKind,
     private readonly rank: Uint32Array | null,
     private readonly rankTop: number,
@@ -43,23 +46,30 @@ export class DocOrder {
   ) {}
 
   static identity(n: number): DocOrder {
-    return new DocOrder(n, null, false, 'identity', null, 0, false, null, null);
+    return new DocOrder(n, null, false, null, 'identity', null, 0, false, null, null);
   }
 
   static byId(data: OrderData, descending: boolean): DocOrder {
-    return new DocOrder(data.n, data.byId, descending, 'id', null, 0, descending, data.ranks.id, data.byId);
+    return new DocOrder(data.n, data.byId, descending, null, 'id', null, 0, descending, data.ranks.id, data.byId);
   }
 
+  /** A field in one direction (ties by id), listed by its permutation. */
   static byField(data: OrderData, field: Exclude<OrderField, 'id'>, permutation: Uint32Array, descending: boolean): DocOrder {
-    return new DocOrder(data.n, permutation, false, 'field', data.ranks[field], data.maxRank[field], descending, data.ranks.id, data.byId);
+    return new DocOrder(data.n, permutation, false, null, 'field', data.ranks[field], data.maxRank[field], descending, data.ranks.id, data.byId);
+  }
+
+  /** A field descending (ties by id ascending, nulls first), read group by group from its ascending permutation. */
+  static byFieldDescending(data: OrderData, field: Exclude<OrderField, 'id'>, ascending: Uint32Array): DocOrder {
+    const groups = new DescendingGroups(data.n, ascending, data.ranks[field], data.maxRank[field]);
+    return new DocOrder(data.n, ascending, false, groups, 'field', data.ranks[field], data.maxRank[field], true, data.ranks.id, data.byId);
   }
 
   static byPositions(permutation: Uint32Array): DocOrder {
-    return new DocOrder(permutation.length, permutation, false, 'positions', inverse(permutation), 0, false, null, null);
+    return new DocOrder(permutation.length, permutation, false, null, 'positions', inverse(permutation), 0, false, null, null);
   }
 
   get isIdentity(): boolean {
-    return this.permutation === null;
+    return this.permutation === null && this.groups === null;
   }
 
   /** The documents at positions `[from, to)` of this order. */
@@ -67,6 +77,10 @@ export class DocOrder {
     to = Math.min(to, this.n);
     if (from >= to) return new Uint32Array(0);
     const out = uint32Array(to - from);
+    if (this.groups !== null) {
+      this.groups.fill(null, 0, out, from);
+      return out;
+    }
     const p = this.permutation;
     if (p === null) for (let i = from; i < to; i++) out[i - from] = i;
     else if (this.reversed) for (let i = from; i < to; i++) out[i - from] = p[this.n - 1 - i]!;
@@ -77,6 +91,10 @@ export class DocOrder {
   /** The documents of `bits` in this order from position `from`, skipping `skip` of them, at most `take`. */
   walk(bits: Uint32Array, skip: number, take: number, from = 0): Uint32Array {
     const out = uint32Array(take);
+    if (this.groups !== null) {
+      const k = this.groups.fill(bits, skip, out, from);
+      return k === take ? out : out.subarray(0, k);
+    }
     let k = 0;
     let seen = 0;
     const p = this.permutation;
@@ -162,7 +180,7 @@ export class OrderBook {
     put('title,id', DocOrder.identity(n));
     put('-title,id', DocOrder.byField(data, 'title', data.titleDesc, true));
     put('published,id', DocOrder.byField(data, 'published', data.publishedAsc, false));
-    put('-published,id', DocOrder.byField(data, 'published', data.publishedDesc, true));
+    put('-published,id', DocOrder.byFieldDescending(data, 'published', data.publishedAsc));
     put('arxiv_id,id', DocOrder.byField(data, 'arxiv_id', data.arxivAsc, false));
     put('-arxiv_id,id', DocOrder.byField(data, 'arxiv_id', data.arxivDesc, true));
     put('id', DocOrder.byId(data, false));

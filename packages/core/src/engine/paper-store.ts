@@ -19,8 +19,8 @@ const utf8 = new TextDecoder();
 /**
  * Every paper's JSON, encoded once: UTF-8 bytes in a few large chunks, located by per-paper
  * offsets. Answers hand out views of these bytes (`EncodedPaper`), so a response is a copy,
- * never a re-serialization. Also finds papers by id and by arXiv id through hash tables over
- * the same bytes, and reads the title and abstract back for the substring filters.
+ * never a re-serialization. Also finds papers by id through a hash table over the same bytes
+ * (by arXiv id: `arxiv-lookup.ts`), and reads the title and abstract back for the substring filters.
  */
 export class PaperStore {
   constructor(
@@ -28,14 +28,13 @@ export class PaperStore {
     readonly chunks: readonly Uint8Array[],
     readonly chunkOf: Uint16Array,
     readonly start: Uint32Array,
-    readonly length: Uint32Array,
+    /** Bytes of each paper's JSON (16 bits when every paper fits). */
+    readonly length: Uint16Array | Uint32Array,
     /** Offset of the title's JSON string inside the paper's JSON (16 bits when every offset fits). */
     readonly titleAt: Uint16Array | Uint32Array,
     /** Offset of the abstract's JSON string inside the paper's JSON (16 bits when every offset fits). */
     readonly abstractAt: Uint16Array | Uint32Array,
     readonly idTable: Int32Array,
-    readonly arxivTable: Int32Array,
-    readonly arxivNext: Int32Array,
   ) {}
 
   get size(): number {
@@ -81,24 +80,6 @@ export class PaperStore {
       const json = this.json(d);
       if (bytesEqual(json, 6, key)) return d;
     }
-  }
-
-  /** The papers whose `arxiv_id` is exactly this, ascending. */
-  findArxivId(arxivId: string): Uint32Array {
-    if (this.arxivTable.length === 0) return new Uint32Array(0);
-    const key = jsonStringBytes(arxivId);
-    const mask = this.arxivTable.length - 1;
-    const found: number[] = [];
-    for (let slot = hashBytes(key, 0, key.length) & mask; ; slot = (slot + 1) & mask) {
-      const head = this.arxivTable[slot]! - 1;
-      if (head < 0) break;
-      const json = this.json(head);
-      const at = arxivValueAt(json);
-      if (!bytesEqual(json, at, key)) continue;
-      for (let d = head; d >= 0; d = this.arxivNext[d]!) found.push(d);
-      break;
-    }
-    return Uint32Array.from(found).sort();
   }
 
   /** The chunk holding paper `d`'s JSON. */
@@ -299,7 +280,6 @@ export class PaperStoreBuilder {
   private readonly length = new Growable(uint32Array);
   private readonly titleAt = new Growable(uint32Array);
   private readonly abstractAt = new Growable(uint32Array);
-  private readonly hasArxiv = new Growable(uint8Array);
 
   get size(): number {
     return this.start.length;
@@ -327,7 +307,6 @@ export class PaperStoreBuilder {
     this.length.push(bytes);
     this.titleAt.push(titleAt);
     this.abstractAt.push(abstractAt);
-    this.hasArxiv.push(paper.arxiv_id === null ? 0 : 1);
     this.used += bytes;
   }
 
@@ -365,14 +344,14 @@ export class PaperStoreBuilder {
     };
     const chunkOf = remap(this.chunkOf, uint16Array(n));
     const start = remap(this.start, uint32Array(n));
-    const length = remap(this.length, uint32Array(n));
+    // A paper's JSON fits in 16 bits in practice too (a catalogue with a longer one keeps 32).
+    const length = narrow(this.length);
     const titleAt = narrow(this.titleAt);
     const abstractAt = narrow(this.abstractAt);
-    const store = new PaperStore(this.chunks, chunkOf, start, length, titleAt, abstractAt, new Int32Array(0), new Int32Array(0), new Int32Array(0));
+    const store = new PaperStore(this.chunks, chunkOf, start, length, titleAt, abstractAt, new Int32Array(0));
 
     const idTable = int32Array(tableSize(n));
     const idMask = idTable.length - 1;
-    let arxivCount = 0;
     for (let d = 0; d < n; d++) {
       const json = store.json(d);
       const end = stringEnd(json, 6);
@@ -387,33 +366,8 @@ export class PaperStoreBuilder {
         slot = (slot + 1) & idMask;
       }
       idTable[slot] = d + 1;
-      if (this.hasArxiv.get(order[d]!) === 1) arxivCount++;
     }
-
-    const arxivTable = int32Array(arxivCount === 0 ? 0 : tableSize(arxivCount));
-    const arxivNext = int32Array(arxivCount === 0 ? 0 : n).fill(-1);
-    const arxivMask = arxivTable.length - 1;
-    for (let d = n - 1; d >= 0 && arxivCount > 0; d--) {
-      if (this.hasArxiv.get(order[d]!) === 0) continue;
-      const json = store.json(d);
-      const at = arxivValueAt(json);
-      const end = stringEnd(json, at);
-      for (let slot = hashBytes(json, at + 1, end - 1) & arxivMask; ; slot = (slot + 1) & arxivMask) {
-        const head = arxivTable[slot]! - 1;
-        if (head < 0) {
-          arxivTable[slot] = d + 1;
-          break;
-        }
-        const o = store.json(head);
-        const oAt = arxivValueAt(o);
-        if (stringEnd(o, oAt) - oAt === end - at && sameBytesAt(o, oAt, json, at, end - at)) {
-          arxivNext[d] = head; // chain: lower numbers first
-          arxivTable[slot] = d + 1;
-          break;
-        }
-      }
-    }
-    return new PaperStore(this.chunks, chunkOf, start, length, titleAt, abstractAt, idTable, arxivTable, arxivNext);
+    return new PaperStore(this.chunks, chunkOf, start, length, titleAt, abstractAt, idTable);
   }
 }
 
@@ -464,11 +418,6 @@ function tableSize(count: number): number {
 
 function sameBytes(a: Uint8Array, b: Uint8Array, from: number, to: number): boolean {
   for (let i = from; i < to; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-function sameBytesAt(a: Uint8Array, aAt: number, b: Uint8Array, bAt: number, length: number): boolean {
-  for (let i = 0; i < length; i++) if (a[aAt + i] !== b[bAt + i]) return false;
   return true;
 }
 

@@ -51,7 +51,7 @@ export class Postings {
     readonly positions: Uint16Array,
     /** Offset of each word's skip entries. */
     readonly skipAt: Uint32Array,
-    /** Offset in `positions` of pairs number 0, 32, 64, … of a word. */
+    /** Offset in `positions` of pairs number 32, 64, … of a word (pair 0's is its `positionsAt`). */
     readonly skip: Uint32Array,
   ) {
     this.wordsPerSet = bitsetWords(n);
@@ -91,7 +91,8 @@ export class Postings {
   /** Offset in `positions` of the positions of pair number `i` of word `w`. */
   pairOffset(w: number, i: number): number {
     const positions = this.positions;
-    let off = this.skip[this.skipAt[w]! + (i >>> SKIP_SHIFT)]!;
+    const block = i >>> SKIP_SHIFT;
+    let off = block === 0 ? this.positionsAt[w]! : this.skip[this.skipAt[w]! + block - 1]!;
     for (let j = i & ((1 << SKIP_SHIFT) - 1); j > 0; j--) {
       while ((positions[off++]! & LAST) === 0);
     }

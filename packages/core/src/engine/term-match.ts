@@ -22,6 +22,7 @@ import type { PhraseJoin } from './phrase-join.js';
 import { charSet } from './substring/field-text.js';
 import { uint32Array } from './alloc.js';
 import { spend } from './work-budget.js';
+import { findArxivDocs } from './arxiv-lookup.js';
 
 /** What one search term matches, and what scoring it later needs. */
 export interface TermMatch {
@@ -47,7 +48,7 @@ export interface TermMatch {
  */
 export function matchTerm(index: IndexData, join: PhraseJoin, term: SearchTerm, restrict: DocSet | null): TermMatch {
   const { vocabulary, postings, store, n } = index;
-  let arxivDocs = term.arxivId === null ? new Uint32Array(0) : store.findArxivId(term.arxivId);
+  let arxivDocs = term.arxivId === null ? new Uint32Array(0) : findArxivDocs(index, term.arxivId);
   if (restrict !== null && arxivDocs.length > 0) arxivDocs = arxivDocs.filter((d) => setHas(restrict, d));
   const last = term.words[term.words.length - 1]!;
   const [from, to] = vocabulary.prefixRange(last);

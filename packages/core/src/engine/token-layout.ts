@@ -123,7 +123,8 @@ function layoutPostings(n: number, order: Uint32Array, renumber: Uint32Array, to
       listTotal += df[w]!;
     }
     positionsAt[w + 1] = positionsAt[w]! + tf[w]!;
-    skipAt[w + 1] = skipAt[w]! + ((df[w]! + (1 << SKIP_SHIFT) - 1) >>> SKIP_SHIFT);
+    // No entry for pair 0: its offset is `positionsAt` (most words have fewer than 32 pairs).
+    skipAt[w + 1] = skipAt[w]! + (df[w] === 0 ? 0 : (df[w]! - 1) >>> SKIP_SHIFT);
   }
   const listDocs = uint32Array(listTotal);
   const bitsets = uint32Array(denseCount * wordsPerSet);
@@ -210,7 +211,7 @@ function layoutPostings(n: number, order: Uint32Array, renumber: Uint32Array, to
           distinct[distinctCount++] = m;
           const pair = meta[m + 2]!;
           meta[m + 2] = pair + 1;
-          if ((pair & ((1 << SKIP_SHIFT) - 1)) === 0) skip[meta[m + 4]! + (pair >>> SKIP_SHIFT)] = meta[m]!;
+          if ((pair & ((1 << SKIP_SHIFT) - 1)) === 0 && pair > 0) skip[meta[m + 4]! + (pair >>> SKIP_SHIFT) - 1] = meta[m]!;
           if ((meta[m + 5]! & 1) === 1) bitsets[meta[m + 3]! + (d >>> 5)]! |= 1 << (d & 31);
           else listDocs[meta[m + 3]!++] = d;
           if (big) positions[meta[m]!++] = 0;

@@ -1,17 +1,17 @@
 import { DocSetTable } from './doc-set-table.js';
 import type { DocSet } from './doc-set.js';
 import { unionOfTableSets } from './set-union.js';
-import { Vocabulary } from './vocabulary.js';
+import { SortedStrings } from './sorted-strings.js';
 
 /**
  * A small value → documents table built at index time, for exact filters on a field with
  * few distinct values (`proceeding`, and the venue keys derived from it): the distinct values
- * sorted (a {@link Vocabulary}, so they can be shared and snapshotted) and each value's
+ * sorted (a {@link SortedStrings}, so they can be shared and snapshotted) and each value's
  * documents. A filter is a binary search per value and the union of its sets.
  */
 export class ValueSets {
   constructor(
-    readonly values: Vocabulary,
+    readonly values: SortedStrings,
     readonly sets: DocSetTable,
   ) {}
 
@@ -34,7 +34,7 @@ export class ValueSets {
     const sets = DocSetTable.build(n, sorted.length, (add) => {
       for (let d = 0; d < n; d++) if (numbers[d]! >= 0) add(d, numbers[d]!);
     });
-    return new ValueSets(Vocabulary.fromSorted(sorted), sets);
+    return new ValueSets(SortedStrings.fromSorted(sorted), sets);
   }
 
   /**
@@ -52,7 +52,7 @@ export class ValueSets {
     const sets = DocSetTable.build(n, sorted.length, (add) => {
       for (let d = 0; d < n; d++) for (const set of numbers[d]!) add(d, set);
     });
-    return new ValueSets(Vocabulary.fromSorted(sorted), sets);
+    return new ValueSets(SortedStrings.fromSorted(sorted), sets);
   }
 
   /** The documents whose value is one of `values`. */

@@ -1,6 +1,8 @@
+import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { IndexBuilder, type IndexData } from '../../src/engine/builder.js';
 import { LAST, POSITION } from '../../src/engine/postings.js';
+import { findArxivDocs } from '../../src/engine/arxiv-lookup.js';
 import { asciiBytes } from '../../src/engine/paper-store.js';
 import { comparePapersBy } from '../../src/ordering/compare-papers.js';
 import { parseOrderKeys } from '../../src/ordering/parse-ordering.js';
@@ -42,8 +44,8 @@ describe('index parts on the sample', () => {
   it('finds papers by arXiv id', () => {
     const byArxiv = new Map<string, number[]>();
     docs.forEach((p, d) => p.arxiv_id !== null && byArxiv.set(p.arxiv_id, [...(byArxiv.get(p.arxiv_id) ?? []), d]));
-    for (const [arxivId, ds] of byArxiv) expect(Array.from(index.store.findArxivId(arxivId))).toEqual(ds);
-    expect(index.store.findArxivId('0000.00000').length).toBe(0);
+    for (const [arxivId, ds] of byArxiv) expect(Array.from(findArxivDocs(index, arxivId))).toEqual(ds);
+    expect(findArxivDocs(index, '0000.00000').length).toBe(0);
   });
 
   it('has, for every word, its documents and positions', () => {
@@ -148,4 +150,21 @@ describe('substring filters on the stored bytes', () => {
       }
     },
   );
+});
+
+describe('arXiv id lookups', () => {
+  // Found by a binary search of the arxiv_id order: duplicates, nulls, JSON escapes and the
+  // code point order (astral characters against U+E000) must all come out exact.
+  const ids = ['1706.03762', '1706.03762v2', '', 'a"b', 'a\\b', '\u{1F600}', '\uE000', 'é', '0001.0001'];
+  it('finds exactly the papers with that arxiv_id', () => {
+    fc.assert(
+      fc.property(fc.array(fc.option(fc.constantFrom(...ids), { nil: null }), { minLength: 1, maxLength: 30 }), fc.constantFrom(...ids, 'absent'), (arxivIds, probe) => {
+        const papers = arxivIds.map((arxiv_id, i) => makePaper({ id: `p${i}`, title: `t${i % 3}`, arxiv_id }));
+        const index = build(papers);
+        const want = Array.from({ length: index.n }, (_, d) => d).filter((d) => JSON.parse(new TextDecoder().decode(index.store.json(d))).arxiv_id === probe);
+        expect(Array.from(findArxivDocs(index, probe))).toEqual(want);
+      }),
+      { numRuns: 300 },
+    );
+  });
 });

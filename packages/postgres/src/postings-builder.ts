@@ -40,7 +40,8 @@ const UNPACKED = -1;
  * While papers come, each (paper, word) pair is appended to flat arrays (its word, and its
  * counts packed in one int32: title and authors 10 bits each, abstract 12; larger counts kept
  * aside), which costs next to nothing beside the encoding of the rows; the lists are made at the
- * end by a counting sort on the word. About 16 bytes a pair at the peak, 700 MB for 498k papers.
+ * end by a counting sort on the word. About 20 bytes a pair at the peak (the entries, then the sorted slots and the encoded lists beside
+ * them), some 800 MB for 498k papers.
  */
 export class PostingsBuilder {
   private readonly wordChunks: Int32Array[] = [];

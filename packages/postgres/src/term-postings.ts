@@ -113,9 +113,39 @@ function mergeLists(lists: { word: string; postings: DecodedPostings }[], prefix
       bytes: 16 * ords.length,
     };
   }
-  // Counts gathered by ordinal, then read off in order: linear in the papers plus the largest ordinal.
   let max = 0;
-  for (const { postings } of lists) if (postings.ords.length > 0) max = Math.max(max, postings.ords[postings.ords.length - 1]!);
+  let total = 0;
+  for (const { postings } of lists) {
+    total += postings.ords.length;
+    if (postings.ords.length > 0) max = Math.max(max, postings.ords[postings.ords.length - 1]!);
+  }
+  // Keys (ordinal, list) must stay exact in a double.
+  const out = total * 8 < max && (max + 1) * lists.length < 2 ** 52 ? mergeSorted(lists) : mergeDense(lists, max);
+  const n = out.ords.length;
+  const merged: TermPostings = {
+    ...out,
+    titleWhole: exact === null ? null : new Int32Array(n),
+    abstractWhole: exact === null ? null : new Int32Array(n),
+    authorsWhole: exact === null ? null : new Int32Array(n),
+    bytes: (exact === null ? 16 : 28) * n,
+  };
+  if (exact !== null) {
+    // The exact word's own counts, placed by a walk of both ascending lists.
+    let j = 0;
+    for (let i = 0; i < exact.ords.length; i++) {
+      while (merged.ords[j] !== exact.ords[i]) j++;
+      merged.titleWhole![j] = exact.title[i]!;
+      merged.abstractWhole![j] = exact.abstract[i]!;
+      merged.authorsWhole![j] = exact.authors[i]!;
+    }
+  }
+  return merged;
+}
+
+type MergedCounts = Pick<TermPostings, 'ords' | 'titleAll' | 'abstractAll' | 'authorsAll'>;
+
+/** Counts gathered by ordinal, then read off in order: linear in the papers plus the largest ordinal (lists holding many papers). */
+function mergeDense(lists: readonly { postings: DecodedPostings }[], max: number): MergedCounts {
   const title = new Int32Array(max + 1);
   const abstract = new Int32Array(max + 1);
   const authors = new Int32Array(max + 1);
@@ -132,16 +162,7 @@ function mergeLists(lists: { word: string; postings: DecodedPostings }[], prefix
   }
   let n = 0;
   for (let ord = 0; ord <= max; ord++) n += held[ord]!;
-  const out: TermPostings = {
-    ords: new Int32Array(n),
-    titleAll: new Int32Array(n),
-    abstractAll: new Int32Array(n),
-    authorsAll: new Int32Array(n),
-    titleWhole: exact === null ? null : new Int32Array(n),
-    abstractWhole: exact === null ? null : new Int32Array(n),
-    authorsWhole: exact === null ? null : new Int32Array(n),
-    bytes: (exact === null ? 16 : 28) * n,
-  };
+  const out = { ords: new Int32Array(n), titleAll: new Int32Array(n), abstractAll: new Int32Array(n), authorsAll: new Int32Array(n) };
   let at = 0;
   for (let ord = 0; ord <= max; ord++) {
     if (held[ord] === 0) continue;
@@ -151,17 +172,39 @@ function mergeLists(lists: { word: string; postings: DecodedPostings }[], prefix
     out.authorsAll[at] = authors[ord]!;
     at++;
   }
-  if (exact !== null) {
-    // The exact word's own counts, placed by a walk of both ascending lists.
-    let j = 0;
-    for (let i = 0; i < exact.ords.length; i++) {
-      while (out.ords[j] !== exact.ords[i]) j++;
-      out.titleWhole![j] = exact.title[i]!;
-      out.abstractWhole![j] = exact.abstract[i]!;
-      out.authorsWhole![j] = exact.authors[i]!;
-    }
-  }
   return out;
+}
+
+/**
+ * The same from one numeric sort of (ordinal, list) keys (lists holding few papers, where a pass
+ * over every ordinal would cost more): each list's entries come in its own ascending order.
+ */
+function mergeSorted(lists: readonly { postings: DecodedPostings }[]): MergedCounts {
+  const k = lists.length;
+  let total = 0;
+  for (const { postings } of lists) total += postings.ords.length;
+  const keys = new Float64Array(total);
+  let at = 0;
+  for (let l = 0; l < k; l++) for (const ord of lists[l]!.postings.ords) keys[at++] = ord * k + l;
+  keys.sort();
+  const cursors = new Int32Array(k);
+  const ords = new Int32Array(total);
+  const titleAll = new Int32Array(total);
+  const abstractAll = new Int32Array(total);
+  const authorsAll = new Int32Array(total);
+  let n = 0;
+  for (let i = 0; i < total; i++) {
+    const key = keys[i]!;
+    const l = key % k;
+    const ord = (key - l) / k;
+    const { postings } = lists[l]!;
+    const e = cursors[l]!++;
+    if (n === 0 || ords[n - 1] !== ord) ords[n++] = ord;
+    titleAll[n - 1]! += postings.title[e]!;
+    abstractAll[n - 1]! += postings.abstract[e]!;
+    authorsAll[n - 1]! += postings.authors[e]!;
+  }
+  return { ords: ords.slice(0, n), titleAll: titleAll.slice(0, n), abstractAll: abstractAll.slice(0, n), authorsAll: authorsAll.slice(0, n) };
 }
 
 /** The paper facts (see postings-builder.ts's FACT_FIELDS), each by ordinal. */

@@ -51,6 +51,9 @@ export async function readTermPostings(names: SchemaNames, prefix: string, versi
   return mergeLists(lists!, prefix);
 }
 
+/** Entries decoded between two turns of the event loop. */
+const YIELD_EVERY = 500_000;
+
 /** More (paper, word) entries than this in one substring's words: the lists are not read (see readSubstringPostings). */
 export const MAX_SUBSTRING_ENTRIES = 4_000_000;
 
@@ -90,7 +93,20 @@ async function readLists(
   if (head === undefined || head.version === null || `${head.version}` !== version) throw new StalePostingsError('paperlist: the posting lists are stale');
   const found = rows.filter((row) => row.word !== null);
   if (found.some((row) => row.data === null)) return null;
-  return found.map((row) => ({ word: row.word!, postings: decodePostings(toBytes(row.data!), Number(row.df)) }));
+  // The lists of a short prefix hold millions of entries: decoding them gives the event loop
+  // (the server's other requests) a turn every so often.
+  const lists: { word: string; postings: DecodedPostings }[] = [];
+  let since = 0;
+  for (const row of found) {
+    const df = Number(row.df);
+    lists.push({ word: row.word!, postings: decodePostings(toBytes(row.data!), df) });
+    since += df;
+    if (since >= YIELD_EVERY) {
+      since = 0;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  }
+  return lists;
 }
 
 /** The union of the words' lists: a paper's counts summed over the words it holds. */

@@ -2,6 +2,7 @@ import { textWords, titleSortKey, type Paper } from '@paperlist/core';
 import { dictionaryWord, fieldText, MAX_DICTIONARY_WORD } from './text-columns.js';
 import type { WordDictionary } from './word-dictionary.js';
 import { RECHECK_ABSTRACT, RECHECK_TITLE, type PostingsBuilder } from './postings-builder.js';
+import { grown } from './grown-array.js';
 
 const SURROGATE = /[\ud800-\udfff]/;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
@@ -211,14 +212,6 @@ interface EncodedColumns {
   authorsLength: number;
   abstractLength: number;
   wordIds: string;
-}
-
-function grown(array: Int32Array, needed: number): Int32Array {
-  let size = array.length;
-  while (size < needed) size *= 2;
-  const bigger = new Int32Array(size);
-  bigger.set(array);
-  return bigger;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { fieldScore, RELEVANCE, type FieldLengths, type Occurrences } from '@paperlist/core';
+import { kthSmallest } from './quickselect.js';
 import type { PaperFacts, TermPostings } from './term-postings.js';
 
 /** The papers matching every term: their ordinals, and where each sits in each term's lists. */
@@ -115,38 +116,12 @@ export function scoreMatches(terms: readonly TermPostings[], matches: Matches, w
 export function bestCandidates(scores: Float64Array, k: number): Int32Array {
   const n = scores.length;
   if (k >= n) return Int32Array.from({ length: n }, (_, i) => i);
-  const threshold = kthLargest(Float64Array.from(scores), k);
+  // The k-th largest is the (n - k + 1)-th smallest.
+  const threshold = kthSmallest(Float64Array.from(scores), n - k + 1);
   let count = 0;
   for (let i = 0; i < n; i++) if (scores[i]! >= threshold) count++;
   const out = new Int32Array(count);
   let at = 0;
   for (let i = 0; i < n; i++) if (scores[i]! >= threshold) out[at++] = i;
   return out;
-}
-
-/** The k-th largest value (1-based) of `values`, which it reorders (quickselect). */
-function kthLargest(values: Float64Array, k: number): number {
-  let lo = 0;
-  let hi = values.length - 1;
-  const target = k - 1;
-  while (lo < hi) {
-    const pivot = values[(lo + hi) >>> 1]!;
-    let i = lo;
-    let j = hi;
-    while (i <= j) {
-      while (values[i]! > pivot) i++;
-      while (values[j]! < pivot) j--;
-      if (i <= j) {
-        const swap = values[i]!;
-        values[i] = values[j]!;
-        values[j] = swap;
-        i++;
-        j--;
-      }
-    }
-    if (target <= j) hi = j;
-    else if (target >= i) lo = i;
-    else return values[target]!;
-  }
-  return values[target]!;
 }

@@ -1,5 +1,6 @@
 import { compareCodePoints } from '@paperlist/core';
 import { encodeEntry, MAX_ENTRY_BYTES } from './posting-codec.js';
+import { grown } from './grown-array.js';
 
 /** A row for table-writer.ts's `writeRows` (its `Row`; not imported: table-writer needs copy-format, which needs this). */
 type Row = (string | null)[] | string;
@@ -278,11 +279,3 @@ function maxOf(values: Int32Array, count: number): number {
 }
 
 const SURROGATE = /[\ud800-\udfff]/;
-
-function grown(array: Int32Array, needed: number): Int32Array {
-  let size = array.length;
-  while (size < needed) size *= 2;
-  const bigger = new Int32Array(size);
-  bigger.set(array);
-  return bigger;
-}

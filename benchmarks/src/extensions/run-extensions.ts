@@ -9,6 +9,7 @@ import { createPapersHandler, createScanSource, type PapersHandler } from '@pape
 import type { CorpusSize } from '../args.js';
 import { loadCorpus } from '../corpus.js';
 import { corpusSource } from '../corpus-source.js';
+import { FACET_REQUESTS } from './facet-requests.js';
 
 export interface TimedRequest {
   name: string;
@@ -52,21 +53,8 @@ async function timed(name: string, query: string, runs = 7): Promise<TimedReques
   return { name, query, count: (JSON.parse(body) as { count: number }).count, times, bytes: body.length };
 }
 
-const FACETS = 'facets=year,venue,proceeding&facet_limit=20&count_only=1';
-const facetRequests = [
-  ['facets, every paper', FACETS],
-  ['facets, year=2010-', `year=2010-&${FACETS}`],
-  ['facets, q=learning', `q=learning&${FACETS}`],
-  ['facets, q=a (broad prefix)', `q=a&${FACETS}`],
-  ['facets, author=a', `author=a&${FACETS}`],
-  ['facets, q=graph neural&venue=neurips', `q=graph+neural&venue=neurips&${FACETS}`],
-  ['author facet, every paper', 'facets=author&facet_limit=20&count_only=1'],
-  ['author facet, q=learning, 1,000 names', 'q=learning&facets=author&facet_limit=1000&count_only=1'],
-  ['author facet, author=a, 1,000 names', 'author=a&facets=author&facet_limit=1000&count_only=1'],
-  ['facets with a page of 50', 'facets=year,venue,proceeding&q=transformer&ordering=-published'],
-] as const;
 const results: TimedRequest[] = [];
-for (const [name, query] of facetRequests) results.push(await timed(name, query));
+for (const [name, query] of FACET_REQUESTS) results.push(await timed(name, query));
 
 if (check) {
   console.log('  checking the facets against the scan source …');

@@ -2,6 +2,7 @@ import { textWords, titleSortKey, type Paper } from '@paperlist/core';
 import { dictionaryWord, fieldText, MAX_DICTIONARY_WORD } from './text-columns.js';
 import type { WordDictionary } from './word-dictionary.js';
 import { RECHECK_ABSTRACT, RECHECK_TITLE, type PostingsBuilder } from './postings-builder.js';
+import type { FacetFactsBuilder } from './facet-facts-builder.js';
 import { grown } from './grown-array.js';
 
 const SURROGATE = /[\ud800-\udfff]/;
@@ -48,6 +49,12 @@ function asciiFieldText(lower: string): string {
   return end <= start ? '' : ` ${spaced.slice(start, end)} `;
 }
 
+/** What a whole catalogue's import gathers beside the rows. */
+export interface WholeCatalogue {
+  postings: PostingsBuilder;
+  facets: FacetFactsBuilder;
+}
+
 /**
  * Turns papers into rows of `papers` (every column of ALL_COLUMNS), giving each new word an
  * id in the word dictionary (whose `added` words are stored with the papers). The derived
@@ -64,12 +71,12 @@ export class PaperEncoder {
 
   /**
    * @param firstOrd the ordinal (`papers.ord`) of the first paper encoded; each next paper gets the next one.
-   * @param postings gathers the papers' posting lists (a whole catalogue's import), or null.
+   * @param whole gathers the papers' posting lists and facet facts (a whole catalogue's import), or null.
    */
   constructor(
     readonly dictionary: WordDictionary,
     firstOrd = 1,
-    readonly postings: PostingsBuilder | null = null,
+    readonly whole: WholeCatalogue | null = null,
   ) {
     this.nextOrd = firstOrd;
   }
@@ -140,10 +147,11 @@ export class PaperEncoder {
     totals.abstract += abstract.length;
     const ord = this.nextOrd++;
     const titleKey = titleSortKey(paper.title);
-    if (this.postings !== null) {
+    if (this.whole !== null) {
       const flags = (title.recheck ? RECHECK_TITLE : 0) | (abstract.recheck ? RECHECK_ABSTRACT : 0);
       const order = { titleKey, published: paper.published, arxivId: paper.arxiv_id, id: paper.id };
-      this.postings.addPaper(ord, this.ids, this.count, titleEnd, abstractEnd, { title: title.length, authors: authorsLength, abstract: abstract.length, flags }, order);
+      this.whole.facets.addPaper(ord, paper);
+      this.whole.postings.addPaper(ord, this.ids, this.count, titleEnd, abstractEnd, { title: title.length, authors: authorsLength, abstract: abstract.length, flags }, order);
     }
     return {
       ord,

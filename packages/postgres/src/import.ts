@@ -2,7 +2,7 @@ import type { AnnotationMap } from '@paperlist/core';
 import { deleteAnnotations, writeAnnotations } from './annotations-sql.js';
 import { startBulkLoad, type BulkLoad } from './bulk-load.js';
 import { recordReload } from './change-log.js';
-import { PaperEncoder } from './copy-format.js';
+import { PaperEncoder, type WholeCatalogue } from './copy-format.js';
 import { isPGlite, queryRows, withTransaction, type Queryable } from './db.js';
 import { explainFailure, locateFailure } from './import-errors.js';
 import { assertMigrated } from './migrations.js';
@@ -11,6 +11,7 @@ import { ALL_COLUMNS, schemaNames, type SchemaNames } from './schema.js';
 import { chooseMethod, writeRows, type Row, type TableWriter } from './table-writer.js';
 import { WordDictionary } from './word-dictionary.js';
 import { PostingsBuilder } from './postings-builder.js';
+import { FacetFactsBuilder } from './facet-facts-builder.js';
 
 export { PaperImportError } from './import-errors.js';
 export type { ImportInput } from './paper-input.js';
@@ -185,7 +186,8 @@ export async function importPapers(db: Queryable, input: ImportInput, options: I
     // A whole catalogue gets ordinals 1..n and its posting lists; later papers get ordinals
     // after the largest stored one, and the lists, built for an older version, go stale.
     const [{ ord: storedOrd } = { ord: 0 }] = bulk !== null ? [] : await queryRows<{ ord: number }>(tx, `SELECT coalesce(max(ord), 0) AS ord FROM ${names.papers}`);
-    const encoder = await loadDictionary(tx, names, bulk !== null, Number(storedOrd) + 1, bulk === null ? null : new PostingsBuilder());
+    const annotationsOf = (id: string) => options.annotations?.get(id);
+    const encoder = await loadDictionary(tx, names, bulk !== null, Number(storedOrd) + 1, bulk === null ? null : { postings: new PostingsBuilder(), facets: new FacetFactsBuilder(annotationsOf) });
     const target = bulk?.papers ?? (staging ? 'pg_temp.paperlist_staging' : names.papers);
     const freeze = bulk !== null && method === 'copy';
     const writer: TableWriter = { tx, method, pglite, batchSize };
@@ -229,7 +231,7 @@ export async function importPapers(db: Queryable, input: ImportInput, options: I
     if (bulk !== null) {
       report('indexing');
       // The lists are made here while the server builds the indexes.
-      const preparing = deleted === 0 ? encoder.postings?.prepare() : undefined;
+      const preparing = deleted === 0 ? encoder.whole?.postings.prepare() : undefined;
       preparing?.catch(() => {});
       await bulk.buildIndexes();
       await preparing;
@@ -251,7 +253,7 @@ export async function importPapers(db: Queryable, input: ImportInput, options: I
     } else {
       await refreshTotals(tx, names);
     }
-    if (bulk !== null) await writePostings(writer, names, bulk.swapped, deleted === 0 ? encoder.postings : null);
+    if (bulk !== null) await writePostings(writer, names, bulk.swapped, deleted === 0 ? encoder.whole : null);
     if ((bulk === null || freeze) && !bulk?.swapped) await tx.query(`ANALYZE ${names.papers}, ${names.words}`);
     vacuum = bulk !== null && !freeze;
     const counts = { records: written.length, inserted, updated, unchanged: written.length - inserted - updated, deleted };
@@ -266,32 +268,34 @@ export async function importPapers(db: Queryable, input: ImportInput, options: I
 }
 
 /** The word dictionary as stored (empty for a bulk load, which starts a new one). */
-async function loadDictionary(tx: Queryable, names: SchemaNames, fresh: boolean, firstOrd: number, postings: PostingsBuilder | null): Promise<PaperEncoder> {
+async function loadDictionary(tx: Queryable, names: SchemaNames, fresh: boolean, firstOrd: number, whole: WholeCatalogue | null): Promise<PaperEncoder> {
   const stored = fresh ? [] : await queryRows<{ id: number; word: string }>(tx, `SELECT id, word FROM ${names.words}`);
-  return new PaperEncoder(new WordDictionary(stored.map((row) => [row.word, Number(row.id)] as const)), firstOrd, postings);
+  return new PaperEncoder(new WordDictionary(stored.map((row) => [row.word, Number(row.id)] as const)), firstOrd, whole);
 }
 
 /**
- * Replaces the posting lists and paper facts with those of the catalogue just loaded (a
- * whole catalogue), and records the version they are built for; it is the transaction's last
- * change of `papers`. `postings` null (papers were deleted after the load): the lists are left
- * out, and the source reads the word texts until the next whole import. A swap keeps the old
- * lists readable until commit (row deletes, not TRUNCATE, which would block readers).
+ * Replaces the posting lists, paper facts and facet facts with those of the catalogue just
+ * loaded (a whole catalogue), and records the version they are built for; it is the
+ * transaction's last change of `papers`. `whole` null (papers were deleted after the load): they
+ * are left out, and the source reads the word texts (and counts facets in SQL) until the next
+ * whole import. A swap keeps the old ones readable until commit (row deletes, not TRUNCATE,
+ * which would block readers).
  */
-async function writePostings(writer: TableWriter, names: SchemaNames, swapped: boolean, postings: PostingsBuilder | null): Promise<void> {
+async function writePostings(writer: TableWriter, names: SchemaNames, swapped: boolean, whole: WholeCatalogue | null): Promise<void> {
   const { tx } = writer;
+  const tables = [names.postings, names.facts, names.facetFacts];
   if (swapped) {
-    await tx.query(`DELETE FROM ${names.postings}`);
-    await tx.query(`DELETE FROM ${names.facts}`);
-  } else await tx.query(`TRUNCATE ${names.postings}, ${names.facts}`);
-  if (postings === null) {
-    await tx.query(`UPDATE ${names.state} SET postings_version = NULL`);
+    for (const table of tables) await tx.query(`DELETE FROM ${table}`);
+  } else await tx.query(`TRUNCATE ${tables.join(', ')}`);
+  if (whole === null) {
+    await tx.query(`UPDATE ${names.state} SET postings_version = NULL, facets_version = NULL`);
     return;
   }
   const copy = writer.method === 'copy';
-  await writeRows(writer, names.postings, ['word_id', 'df', 'data'], postings.postingRows(copy), false);
-  await writeRows(writer, names.facts, ['chunk', 'data'], postings.factRows(copy), false);
-  await tx.query(`UPDATE ${names.state} SET postings_version = version`);
+  await writeRows(writer, names.postings, ['word_id', 'df', 'data'], whole.postings.postingRows(copy), false);
+  await writeRows(writer, names.facts, ['chunk', 'data'], whole.postings.factRows(copy), false);
+  await writeRows(writer, names.facetFacts, ['facet', 'chunk', 'data'], whole.facets.rows(copy), false);
+  await tx.query(`UPDATE ${names.state} SET postings_version = version, facets_version = version`);
 }
 
 function* wordRows(encoder: PaperEncoder): Generator<Row> {

@@ -4,6 +4,7 @@ import { FILTERS_MIGRATION } from './filters-migration.js';
 import { ANNOTATIONS_MIGRATION } from './annotations-sql.js';
 import { CHANGE_LOG_MIGRATION } from './change-log.js';
 import { POSTINGS_MIGRATION } from './postings-migration.js';
+import { FACET_FACTS_MIGRATION } from './facet-facts-migration.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -137,6 +138,7 @@ export const MIGRATIONS: readonly Migration[] = [
   ANNOTATIONS_MIGRATION,
   CHANGE_LOG_MIGRATION,
   POSTINGS_MIGRATION,
+  FACET_FACTS_MIGRATION,
 ];
 
 /** The schema version this package reads and writes. */

@@ -39,7 +39,9 @@ import { CatalogueCache, countKey, resolveTerms } from './term-resolver.js';
 import { callDeadline, untilAborted } from './statement-timeout.js';
 import { isUnstorable } from './unstorable-text.js';
 import { annotationsOfRow, annotationsStatement, type AnnotationsRow } from './annotations-sql.js';
-import { listFromPostings, postingsAnswer, type PostingsContext } from './postings-list.js';
+import { facetFactsOf, listFromPostings, matchingOrdinals, postingsAnswer, postingsMatchable, type PostingsContext } from './postings-list.js';
+import { factFacets } from './facet-facts.js';
+import { hasFactFilters } from './fact-filters.js';
 import { StalePostingsError } from './term-postings.js';
 
 /**
@@ -152,6 +154,8 @@ interface StateRow {
 interface FullStateRow extends StateRow {
   /** The posting lists are those of this version (see postings-migration.ts). */
   postings_fresh: boolean;
+  /** The facet facts are those of this version (see facet-facts-migration.ts). */
+  facets_fresh: boolean;
   total: number;
   title: number | null;
   authors: number | null;
@@ -215,6 +219,7 @@ export async function createPostgresSource(options: PostgresSourceOptions): Prom
   const readState = async (signal: AbortSignal | undefined): Promise<FullStateRow> => {
     const [state] = await runner.rows<FullStateRow>(
       `SELECT catalogue, version::text AS version, coalesce(postings_version = version, false) AS postings_fresh,
+        coalesce(facets_version = version, false) AS facets_fresh,
         coalesce(total, (SELECT count(*) FROM ${names.papers}))::float8 AS total,
         title_len_sum::float8 AS title, authors_len_sum::float8 AS authors, abstract_len_sum::float8 AS abstract
       FROM ${names.state}`,
@@ -315,7 +320,7 @@ export async function createPostgresSource(options: PostgresSourceOptions): Prom
     if ([arxivId, titleContains, abstractContains].some((value) => value !== undefined && isUnstorable(value))) return nothing();
     const state = await readState(signal);
     const run = <R>(text: string, params: unknown[]) => runner.rows<R>(text, params, signal);
-    if (state.postings_fresh && state.title !== null && state.authors !== null && state.abstract !== null && postingsAnswer(query)) {
+    if (state.postings_fresh && state.title !== null && state.authors !== null && state.abstract !== null && postingsAnswer(query) && (state.facets_fresh || !hasFactFilters(query.filters))) {
       try {
         return await listWithPostings(query, state, signal);
       } catch (error) {
@@ -330,7 +335,7 @@ export async function createPostgresSource(options: PostgresSourceOptions): Prom
     const [count, scoring, facets] = await Promise.all([
       countMatches(query, terms, state, signal),
       relevance ? scoringFor(state, terms, signal) : null,
-      facetsOf(query, terms, signal),
+      facetsOf(query, terms, state, signal),
     ]);
     if (query.limit === 0 || query.offset >= count) return withFacets({ count, results: [] }, facets);
     // Walking an ordering index visits about (offset + limit) * total / count papers; finding
@@ -340,24 +345,47 @@ export async function createPostgresSource(options: PostgresSourceOptions): Prom
     return withFacets({ count, results: await page(query, terms, scoring, plan, signal) }, facets);
   };
 
-  /** A search of single words, counted and ranked from the posting lists (see postings-list.ts). */
+  /** What reading the posting lists and facts needs, for one request. */
+  const postingsContext = (signal: AbortSignal | undefined): PostingsContext => ({
+    names,
+    shared: (text, params) => runner.sharedRows(text, params, SHARED_COUNT_TIMEOUT_MS),
+    page: (statement, name) => runner.rows(statement.text, statement.params, signal, `${name}_${statementTag}`),
+    cacheBytes: resolved.postingsCacheBytes,
+    signal,
+  });
+
+  /** A search of single words, counted and ranked from the posting lists (see postings-list.ts), its facets from the facet facts. */
   const listWithPostings = async (query: PaperQuery, state: FullStateRow, signal: AbortSignal | undefined): Promise<PaperPage> => {
     const n = Math.max(Number(state.total), 1);
-    const context: PostingsContext = {
-      names,
-      shared: (text, params) => runner.sharedRows(text, params, SHARED_COUNT_TIMEOUT_MS),
-      page: (statement, name) => runner.rows(statement.text, statement.params, signal, `${name}_${statementTag}`),
-      cacheBytes: resolved.postingsCacheBytes,
-      signal,
-    };
+    const context = postingsContext(signal);
+    const version = String(state.version);
     const averages = { title: Number(state.title) / n, abstract: Number(state.abstract) / n, authors: Number(state.authors) / n };
-    const { count, rows: found } = await listFromPostings<PaperRow>(context, cache, query, { version: String(state.version), total: Number(state.total), averages });
-    return { count, results: found.map(toPaper) };
+    const { count, rows: found, matches } = await listFromPostings<PaperRow>(context, cache, query, { version, total: Number(state.total), averages });
+    const page: PaperPage = { count, results: found.map(toPaper) };
+    if (query.facets === undefined || query.facets.length === 0) return page;
+    if (!state.facets_fresh) throw new StalePostingsError('paperlist: the facet facts are stale');
+    return withFacets(page, await factFacets(query.facets, query.facetLimit, matches, (field) => facetFactsOf(context, cache, field, version)));
   };
 
-  /** The facets the query asked for, one GROUP BY each, the `NULL` bucket always present. */
-  const facetsOf = async (query: PaperQuery, terms: ResolvedTerm[], signal: AbortSignal | undefined): Promise<FacetCounts | undefined> => {
+  /**
+   * The facets the query asked for: counted from the facet facts over the posting lists' match
+   * set where both serve it (see facet-facts.ts), else one GROUP BY each, the `NULL` bucket
+   * always present.
+   */
+  const facetsOf = async (query: PaperQuery, terms: ResolvedTerm[], state: FullStateRow, signal: AbortSignal | undefined): Promise<FacetCounts | undefined> => {
     if (query.facets === undefined || query.facets.length === 0) return undefined;
+    const searches = query.terms.length > 0 || query.filters.titleContains !== undefined || query.filters.abstractContains !== undefined;
+    if (state.facets_fresh && (state.postings_fresh || !searches) && postingsMatchable(query)) {
+      try {
+        const context = postingsContext(signal);
+        const version = String(state.version);
+        const matches = await matchingOrdinals(context, cache, query, version);
+        return await factFacets(query.facets, query.facetLimit, matches, (field) => facetFactsOf(context, cache, field, version));
+      } catch (error) {
+        // Facts of another version (a write landed meanwhile): SQL counts them.
+        if (!(error instanceof StalePostingsError)) throw error;
+      }
+    }
     const out: FacetCounts = {};
     await Promise.all(
       query.facets.map(async (field) => {

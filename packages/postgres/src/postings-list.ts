@@ -1,6 +1,8 @@
-import { prefixWeightOf, termWeight, type PaperQuery } from '@paperlist/core';
+import { prefixWeightOf, termWeight, type PaperFilters, type PaperQuery } from '@paperlist/core';
+import type { FactColumn } from './facet-facts-builder.js';
+import { readFacetFacts, type FacetFacts } from './facet-facts.js';
 import { ordinalsStatement, recheckStatement, type Statement } from './list-sql.js';
-import { hasExtensionFilters } from './filters-sql.js';
+import { factFiltersKey, filterOrdinals, hasFactFilters, hasOtherExtensionFilters } from './fact-filters.js';
 import { RECHECK_ABSTRACT, RECHECK_TITLE } from './postings-builder.js';
 import { ordinalComparator, orderWindow } from './posting-order.js';
 import { bestCandidates, intersect, scoreMatches } from './posting-query.js';
@@ -30,24 +32,33 @@ export interface CatalogueState {
 }
 
 /**
- * Whether a query can be answered from the posting lists: searches of single words only (the
- * last word of a term is a prefix; phrases, arXiv ids and words cut in the dictionary need the
- * stored text), no filters, facets or cursor.
+ * Whether a query's match set comes from the posting lists and facet facts: searches of single
+ * words only (the last word of a term is a prefix; phrases, arXiv ids and words cut in the
+ * dictionary need the stored text), `title=`/`abstract=` of letters and digits, and the filters
+ * of fact-filters.ts (dates, venues, proceedings, author names, tasks, methods). No search and
+ * no filter at all: every paper.
+ */
+export function postingsMatchable(query: Pick<PaperQuery, 'terms' | 'filters'>): boolean {
+  const { filters } = query;
+  if (filters.arxivId !== undefined || hasOtherExtensionFilters(filters) || substringFilters(query) === null) return false;
+  return query.terms.every((term) => term.words.length === 1 && term.arxivId === null && term.words[0]!.length < MAX_DICTIONARY_WORD);
+}
+
+/**
+ * Whether a list request is answered from the posting lists: its match set is
+ * ({@link postingsMatchable}), it searches or filters (a plain listing walks an ordering's
+ * index instead), and it has no cursor.
  */
 export function postingsAnswer(query: PaperQuery): boolean {
-  if (query.after !== undefined || (query.facets !== undefined && query.facets.length > 0)) return false;
-  const { filters } = query;
-  if (filters.arxivId !== undefined || hasExtensionFilters(filters)) return false;
-  const needles = substringFilters(query);
-  if (needles === null || (query.terms.length === 0 && needles.length === 0)) return false;
-  return query.terms.every((term) => term.words.length === 1 && term.arxivId === null && term.words[0]!.length < MAX_DICTIONARY_WORD);
+  if (query.after !== undefined || !postingsMatchable(query)) return false;
+  return query.terms.length > 0 || substringFilters(query)!.length > 0 || hasFactFilters(query.filters);
 }
 
 /** A substring the posting lists can find: ASCII letters and digits only, so it lies inside one word. */
 const WORD_NEEDLE = /^[a-z0-9]+$/;
 
 /** The query's `title=`/`abstract=` filters as lower-cased needles, or `null` when one is not a {@link WORD_NEEDLE}. */
-function substringFilters(query: PaperQuery): { field: 'title' | 'abstract'; needle: string }[] | null {
+function substringFilters(query: Pick<PaperQuery, 'filters'>): { field: 'title' | 'abstract'; needle: string }[] | null {
   const out: { field: 'title' | 'abstract'; needle: string }[] = [];
   for (const [field, value] of [['title', query.filters.titleContains], ['abstract', query.filters.abstractContains]] as const) {
     if (value === undefined) continue;
@@ -66,16 +77,15 @@ function substringFilters(query: PaperQuery): { field: 'title' | 'abstract'; nee
  * `StalePostingsError` when the lists are not those of `state.version` (the caller then
  * answers from the word texts).
  */
-export async function listFromPostings<R>(context: PostingsContext, cache: CatalogueCache, query: PaperQuery, state: CatalogueState): Promise<{ count: number; rows: R[] }> {
-  const needles = substringFilters(query)!;
-  const [terms, filtered] = await Promise.all([
-    Promise.all(query.terms.map((term) => termPostings(context, cache, term.words[0]!, state.version))),
-    Promise.all(needles.map(({ field, needle }) => substringMatches(context, cache, field, needle, state.version))),
-  ]);
-  // The filters' sets come after the terms: scoring reads the terms' positions only.
-  const matches = intersect([...terms, ...filtered.map((ords) => ({ ords }))]);
+export async function listFromPostings<R>(
+  context: PostingsContext,
+  cache: CatalogueCache,
+  query: PaperQuery,
+  state: CatalogueState,
+): Promise<{ count: number; rows: R[]; matches: Int32Array }> {
+  const { terms, matches } = await matchesOf(context, cache, query, state.version);
   const count = matches.ords.length;
-  if (query.limit === 0 || query.offset >= count) return { count, rows: [] };
+  if (query.limit === 0 || query.offset >= count) return { count, rows: [], matches: matches.ords };
   const facts = await paperFacts(context, cache, state.version);
   const end = query.offset + query.limit;
   let page: number[];
@@ -98,7 +108,60 @@ export async function listFromPostings<R>(context: PostingsContext, cache: Catal
   // A paper missing here was deleted after the lists were read: the caller answers from the word texts.
   const rows = page.map((ord) => byOrd.get(ord));
   if (rows.some((row) => row === undefined)) throw new StalePostingsError('paperlist: a paper of the page is gone');
-  return { count, rows: rows as R[] };
+  return { count, rows: rows as R[], matches: matches.ords };
+}
+
+/** The terms' lists and the papers matching the query's terms and substring filters ({@link postingsMatchable}). */
+async function matchesOf(context: PostingsContext, cache: CatalogueCache, query: Pick<PaperQuery, 'terms' | 'filters'>, version: string) {
+  const needles = substringFilters(query)!;
+  const [terms, filtered, passing] = await Promise.all([
+    Promise.all(query.terms.map((term) => termPostings(context, cache, term.words[0]!, version))),
+    Promise.all(needles.map(({ field, needle }) => substringMatches(context, cache, field, needle, version))),
+    hasFactFilters(query.filters) ? factFiltered(context, cache, query.filters, version) : null,
+  ]);
+  // The filters' sets come after the terms: scoring reads the terms' positions only.
+  const sets: { ords: Int32Array }[] = [...terms, ...filtered.map((ords) => ({ ords }))];
+  if (passing !== null) sets.push({ ords: passing });
+  return { terms, matches: intersect(sets) };
+}
+
+/** The papers passing the query's fact filters (see fact-filters.ts), cached per version. */
+function factFiltered(context: PostingsContext, cache: CatalogueCache, filters: PaperFilters, version: string): Promise<Int32Array> {
+  const key = factFiltersKey(filters);
+  let entry = cache.filtered.get(key);
+  if (entry === undefined) {
+    const reading = filterOrdinals(filters, (column) => facetFactsOf({ ...context, signal: undefined }, cache, column, version));
+    entry = reading;
+    cache.filtered.set(key, reading);
+    reading.catch(() => {
+      if (cache.filtered.get(key) === reading) cache.filtered.delete(key);
+    });
+    cache.trim();
+  }
+  return untilAborted(entry, context.signal);
+}
+
+/**
+ * The ordinals of the papers matching a {@link postingsMatchable} query, ascending; `null` when
+ * it neither searches nor filters (every paper).
+ */
+export async function matchingOrdinals(context: PostingsContext, cache: CatalogueCache, query: Pick<PaperQuery, 'terms' | 'filters'>, version: string): Promise<Int32Array | null> {
+  if (query.terms.length === 0 && substringFilters(query)!.length === 0 && !hasFactFilters(query.filters)) return null;
+  return (await matchesOf(context, cache, query, version)).matches.ords;
+}
+
+/** One column's facet facts, read once per catalogue version and shared. */
+export function facetFactsOf(context: PostingsContext, cache: CatalogueCache, field: FactColumn, version: string): Promise<FacetFacts> {
+  let entry = cache.facetFacts.get(field);
+  if (entry === undefined) {
+    const reading = readFacetFacts(context.names, field, version, context.shared);
+    entry = reading;
+    cache.facetFacts.set(field, reading);
+    reading.catch(() => {
+      if (cache.facetFacts.get(field) === reading) cache.facetFacts.delete(field);
+    });
+  }
+  return untilAborted(entry, context.signal);
 }
 
 /** Reads (or finds cached) a term's merged lists; the read is shared and outlives the request that started it. */

@@ -18,6 +18,8 @@ export interface SchemaNames {
   postings: string;
   /** What relevance, ordering and substring filters need of each paper, by ordinal, in chunks (see postings-migration.ts). */
   facts: string;
+  /** Each paper's facet values, by ordinal, and the values (see facet-facts-migration.ts). */
+  facetFacts: string;
 }
 
 /** `"schema"."name"`: an object of the schema, by its bare name. */
@@ -44,6 +46,7 @@ export function schemaNames(schema: string = DEFAULT_SCHEMA): SchemaNames {
     touch: `${quoted}.paperlist_touch`,
     postings: `${quoted}.paperlist_postings`,
     facts: `${quoted}.paperlist_paper_facts`,
+    facetFacts: `${quoted}.paperlist_facet_facts`,
   };
 }
 

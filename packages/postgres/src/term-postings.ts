@@ -251,7 +251,7 @@ export async function readFacts(names: SchemaNames, version: string, run: RunSta
 }
 
 /** A bytea as the driver hands it back: a Buffer (pg), a Uint8Array (PGlite) or its `\x` hex text. */
-function toBytes(value: Uint8Array | string): Uint8Array {
+export function toBytes(value: Uint8Array | string): Uint8Array {
   if (typeof value !== 'string') return value;
   return Buffer.from(value.startsWith('\\x') ? value.slice(2) : value, 'hex');
 }

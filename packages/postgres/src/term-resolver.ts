@@ -5,6 +5,8 @@ import type { SchemaNames } from './schema.js';
 import { dictionaryWord, prefixRange, termPattern } from './text-columns.js';
 import { extensionFiltersKey } from './filters-sql.js';
 import type { PaperFacts, TermPostings } from './term-postings.js';
+import type { FacetFacts } from './facet-facts.js';
+import type { FactColumn } from './facet-facts-builder.js';
 
 /** Runs one read statement (the source's QueryRunner, with its timeout and the request's signal). */
 export type RunRows = <R>(text: string, params: unknown[]) => Promise<R[]>;
@@ -28,14 +30,18 @@ export class CatalogueCache {
   postingBytes = 0;
   /** Substring filters' matching papers by `field:needle` (see postings-list.ts). */
   readonly substrings = new Map<string, Promise<Int32Array>>();
+  /** The papers passing fact filters (dates, venues…), by `factFiltersKey` (see fact-filters.ts). */
+  readonly filtered = new Map<string, Promise<Int32Array>>();
   /** The paper facts (lengths, flags, order ranks), read once per version. */
   facts: Promise<PaperFacts> | undefined;
+  /** Each column's facet facts, read once per version when first asked for (see facet-facts.ts). */
+  readonly facetFacts = new Map<FactColumn, Promise<FacetFacts>>();
 
   constructor(readonly version: string) {}
 
   /** Keeps the cache bounded: forgets everything when one of its maps grows too large. */
   trim(): void {
-    for (const map of [this.words, this.prefixes, this.counts, this.substrings]) if (map.size > MAX_CACHED) map.clear();
+    for (const map of [this.words, this.prefixes, this.counts, this.substrings, this.filtered]) if (map.size > MAX_CACHED) map.clear();
   }
 }
 

@@ -1,10 +1,22 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createScanSource, textWords, toPaper, type Paper, type PaperSource } from '@paperlist/core';
+import {
+  compareCodePoints,
+  createScanSource,
+  FACET_FIELDS,
+  normalizeAnnotations,
+  textWords,
+  toPaper,
+  type FacetBucket,
+  type Paper,
+  type PaperAnnotations,
+  type PaperSource,
+} from '@paperlist/core';
 import { loadSamplePapers } from '@paperlist/core/sample';
 import { queryFor } from '@paperlist/conformance';
 import { createPostgresSource, importPapers, migrate, type PostgresSource, type Queryable } from '../src/index.js';
 import { decodePostings, encodeEntry, MAX_ENTRY_BYTES } from '../src/posting-codec.js';
+import { FACT_COLUMNS } from '../src/facet-facts-builder.js';
 import { dropSchema, newPGlite, noteServerSkip, randomSchema, serverPool, TEST_DATABASE_URL } from './helpers.js';
 
 noteServerSkip('postings.test.ts');
@@ -52,6 +64,44 @@ function searches(papers: readonly Paper[], count: number, seed: number): { raw:
   return out;
 }
 
+/**
+ * Requests with the filters the facet facts answer (dates, venues, proceedings, author names,
+ * tasks, methods; values taken from the papers, `|` alternatives), alone, together, with a
+ * search word or a substring filter, in every ordering, pages 1–3.
+ */
+function factFiltered(papers: readonly Paper[], annotations: ReadonlyMap<string, PaperAnnotations>, count: number, seed: number): { raw: string; page: number }[] {
+  const next = random(seed);
+  const any = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
+  const paper = () => any(papers);
+  const dated = papers.filter((p) => p.published !== null);
+  const withProceeding = papers.filter((p) => p.proceeding !== null);
+  const annotated = papers.filter((p) => annotations.has(p.id));
+  const slugs = (kind: 'tasks' | 'methods') => annotated.flatMap((p) => (kind === 'tasks' ? annotations.get(p.id)!.tasks : annotations.get(p.id)!.methods.map((m) => m.name)));
+  const slug = (name: string) => name.toLowerCase().normalize('NFKD').replace(/\p{M}+/gu, '').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  const makers: (() => string)[] = [
+    () => `year=${any(dated).published!.slice(0, 4)}`,
+    () => `year=${any(dated).published!.slice(0, 4)}-${next() < 0.5 ? '' : any(dated).published!.slice(0, 4)}`,
+    () => `published_after=${any(dated).published!.slice(0, next() < 0.5 ? 7 : 10)}`,
+    () => `published_before=${any(dated).published!.slice(0, next() < 0.5 ? 4 : 10)}`,
+    () => `venue=${encodeURIComponent((any(withProceeding).proceeding!.split(/[-\s]/)[0] ?? '').toLowerCase())}${next() < 0.3 ? '%7Cnips' : ''}`,
+    () => `proceeding=${encodeURIComponent(any(withProceeding).proceeding!)}${next() < 0.3 ? `%7C${encodeURIComponent(any(withProceeding).proceeding!)}` : ''}`,
+    () => `author_name=${encodeURIComponent(any(paper().authors.length > 0 ? paper().authors : ['Nobody At All']))}`,
+    () => `task=${slug(any(slugs('tasks')))}${next() < 0.3 ? '%7Cno-such-task' : ''}`,
+    () => `method=${slug(any(slugs('methods')))}`,
+  ];
+  const out: { raw: string; page: number }[] = [];
+  while (out.length < count) {
+    const pairs = Array.from({ length: 1 + Math.floor(next() * 2) }, () => any(makers)());
+    const words = textWords(paper().title);
+    if (words.length > 0 && next() < 0.4) pairs.push(`q=${encodeURIComponent(any(words).slice(0, next() < 0.3 ? 2 : 20))}`);
+    if (next() < 0.15) pairs.push('abstract=the');
+    const ordering = any(ORDERINGS);
+    if (ordering !== '') pairs.push(`ordering=${ordering}`);
+    out.push({ raw: pairs.join('&'), page: 1 + Math.floor(next() * next() * 3) });
+  }
+  return out;
+}
+
 /** Compares the source's answers with the scan source's (the reference) on the same queries. */
 async function expectSameAnswers(source: PaperSource, reference: PaperSource, queries: { raw: string; page: number }[], limit = 20): Promise<void> {
   for (const { raw, page } of queries) {
@@ -60,6 +110,29 @@ async function expectSameAnswers(source: PaperSource, reference: PaperSource, qu
     const ids = (results: readonly unknown[]) => results.map((r) => toPaper(r as Paper).id);
     expect({ raw, page, count: got.count, ids: ids(got.results) }).toEqual({ raw, page, count: want.count, ids: ids(want.results) });
   }
+}
+
+/** Tasks and methods for about half the papers, with names that share a slug and papers holding a slug twice. */
+function someAnnotations(papers: readonly Paper[], seed: number): Map<string, PaperAnnotations> {
+  const next = random(seed);
+  const tasks = ['Image Classification', 'image classification!', 'Machine Translation', 'Q-Learning', 'Réseau neuronal', 'Object Detection'];
+  const methods = ['Adam', 'ResNet', 'Transformer', 'Batch Normalization', 'adam'];
+  const pick = (names: readonly string[]) => Array.from({ length: Math.floor(next() * 4) }, () => names[Math.floor(next() * names.length)]!);
+  const out = new Map<string, PaperAnnotations>();
+  for (const paper of papers) {
+    if (next() < 0.5) continue;
+    const record = (name: string) => ({ name, full_name: name, description: '', introduced_year: null, source_url: null, source_title: null, code_snippet_url: null });
+    out.set(paper.id, normalizeAnnotations({ tasks: pick(tasks), methods: pick(methods).map(record) }));
+  }
+  return out;
+}
+
+/** Buckets as an answer shows them: the best `limit` by count, then value by code points, and the null bucket. */
+function bestBuckets(buckets: FacetBucket[] | undefined, limit: number): string[] {
+  const values = (buckets ?? []).filter((b) => b.value !== null && b.count > 0);
+  values.sort((a, b) => b.count - a.count || compareCodePoints(a.value!, b.value!));
+  const none = (buckets ?? []).find((b) => b.value === null)?.count ?? 0;
+  return [...values.slice(0, limit).map((b) => `${b.value}:${b.count}`), `null:${none}`];
 }
 
 describe('posting-list codec', () => {
@@ -87,12 +160,12 @@ describe('posting-list codec', () => {
   });
 });
 
-/** Statements that read the posting lists, counted by wrapping the database's `query`. */
-function counting(db: Queryable): { db: Queryable; reads: () => number } {
+/** Statements that read the posting lists (or another table), counted by wrapping the database's `query`. */
+function counting(db: Queryable, table = '.paperlist_postings'): { db: Queryable; reads: () => number } {
   let reads = 0;
   const wrapped = Object.create(db) as Queryable;
   wrapped.query = ((text: string, ...rest: unknown[]) => {
-    if (typeof text === 'string' && text.includes('.paperlist_postings')) reads++;
+    if (typeof text === 'string' && text.includes(table)) reads++;
     return (db.query as (text: string, ...rest: unknown[]) => Promise<unknown>).call(db, text, ...rest);
   }) as Queryable['query'];
   return { db: wrapped, reads: () => reads };
@@ -115,14 +188,20 @@ function definePostingsTests(
     let source: PostgresSource;
     let reads: () => number;
 
+    let annotations: Map<string, PaperAnnotations>;
+    let facetReads: () => number;
+
     beforeAll(async () => {
       papers = (await loadSamplePapers()).slice(0, 1500);
+      annotations = someAnnotations(papers, 5);
       ({ db, reader, close } = await open());
       await migrate(db, { schema });
-      await importPapers(db, papers, { schema, method });
+      await importPapers(db, papers, { schema, method, annotations });
       const counted = counting(reader);
       reads = counted.reads;
-      source = await createPostgresSource({ db: counted.db, schema });
+      const facets = counting(counted.db, '.paperlist_facet_facts');
+      facetReads = facets.reads;
+      source = await createPostgresSource({ db: facets.db, schema });
     }, 120_000);
     afterAll(async () => {
       await dropSchema(db, schema).catch(() => {});
@@ -137,6 +216,32 @@ function definePostingsTests(
         { raw: 'abstract=the&ordering=-published', page: 2 },
       ]);
       expect(reads()).toBeGreaterThan(0);
+    }, 120_000);
+
+    it('answer dates, venues, proceedings, author names, tasks and methods from the facet facts as the reference does', async () => {
+      const before = reads();
+      await expectSameAnswers(source, createScanSource(papers, { annotations }), factFiltered(papers, annotations, 200, 41));
+      // The facts alone answer filters without a search; with one, the lists are read too.
+      expect(reads()).toBeGreaterThan(before);
+    }, 120_000);
+
+    it('count facets from the facet facts as the reference does, over searches, filters and every paper', async () => {
+      const reference = createScanSource(papers, { annotations });
+      const next = random(31);
+      const queries = [{ raw: '', page: 1 }, ...searches(papers, 60, 29), ...factFiltered(papers, annotations, 40, 43)];
+      for (const { raw } of queries) {
+        const facetLimit = [1, 3, 10, 1000][Math.floor(next() * 4)]!;
+        const query = { ...queryFor(raw, 0, next() < 0.5 ? 0 : 5), facets: [...FACET_FIELDS], facetLimit };
+        const [got, want] = await Promise.all([source.list(query), reference.list(query)]);
+        expect(got.count, raw).toBe(want.count);
+        for (const field of FACET_FIELDS) {
+          // Every value of the uncut facets; the best `facetLimit` authors.
+          const limit = field === 'author' ? facetLimit : Infinity;
+          expect(bestBuckets(got.facets?.[field], limit), `${raw} ${field}`).toEqual(bestBuckets(want.facets?.[field], limit));
+        }
+      }
+      // One read per column (the facets' and `published`) for the catalogue version, however many requests.
+      expect(facetReads()).toBe(FACT_COLUMNS.length);
     }, 120_000);
 
     it('after a change the lists are stale: the word texts answer, the same way', async () => {
@@ -210,6 +315,38 @@ describe('schema step 6 on a database of step 5 holding papers', () => {
       await importPapers(db, papers, { schema, replace: true });
       await source.refreshVersion();
       await expectSameAnswers(source, reference, searches(papers, 30, 4));
+      expect(reads()).toBeGreaterThan(0);
+    } finally {
+      await db.close();
+    }
+  }, 120_000);
+});
+
+describe('schema step 7 on a database of step 6 holding papers', () => {
+  it('upgrades it: facets and filters as before from SQL, and from the facet facts after the next whole import', async () => {
+    const db = await newPGlite();
+    try {
+      const schema = 'upgraded7';
+      const papers = (await loadSamplePapers()).slice(0, 300);
+      await migrate(db, { schema });
+      await importPapers(db, papers, { schema });
+      // Back to step 6, papers and posting lists kept.
+      await db.query(`DROP TABLE ${schema}.paperlist_facet_facts`);
+      await db.query(`ALTER TABLE ${schema}.paperlist_state DROP COLUMN facets_version`);
+      await db.query(`DELETE FROM ${schema}.paperlist_migrations WHERE version = 7`);
+      expect((await migrate(db, { schema })).applied).toEqual([7]);
+      const { db: reader, reads } = counting(db, '.paperlist_facet_facts');
+      const source = await createPostgresSource({ db: reader, schema });
+      const reference = createScanSource(papers);
+      const facetsOf = async (target: PaperSource, raw: string) => {
+        const page = await target.list({ ...queryFor(raw, 0, 3), facets: ['year', 'venue', 'author'], facetLimit: 5 });
+        return { count: page.count, year: bestBuckets(page.facets?.year, Infinity), venue: bestBuckets(page.facets?.venue, Infinity), author: bestBuckets(page.facets?.author, 5) };
+      };
+      for (const raw of ['', 'q=learning', 'year=2018-&ordering=-published']) expect(await facetsOf(source, raw), raw).toEqual(await facetsOf(reference, raw));
+      expect(reads()).toBe(0);
+      await importPapers(db, papers, { schema, replace: true });
+      await source.refreshVersion();
+      for (const raw of ['', 'q=learning', 'year=2018-&ordering=-published']) expect(await facetsOf(source, raw), raw).toEqual(await facetsOf(reference, raw));
       expect(reads()).toBeGreaterThan(0);
     } finally {
       await db.close();

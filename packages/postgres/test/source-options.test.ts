@@ -99,7 +99,8 @@ describe('postgres source on PGlite', () => {
     } finally {
       await fresh.close();
     }
-  });
+    // A fresh PGlite migrated from nothing: seconds alone, more beside other test files.
+  }, 120_000);
 
   it.each([
     [{ db: {} }, 'invalid-db'],

@@ -1,4 +1,5 @@
 import { compareCodePoints, publishedInRange, type PaperFilters } from '@paperlist/core';
+import { authorFilterAnswerable } from './author-filter.js';
 import type { FactColumn } from './facet-facts-builder.js';
 import type { FacetFacts } from './facet-facts.js';
 
@@ -31,14 +32,19 @@ function factFilters(filters: PaperFilters): FactFilter[] {
   return out;
 }
 
+/** Whether answering the query's filters from the lists needs the facet facts (`author=` checks names there). */
+export function needsFacetFacts(filters: PaperFilters): boolean {
+  return hasFactFilters(filters) || filters.authors !== undefined;
+}
+
 /** Whether the query has filters the facet facts answer. */
 export function hasFactFilters(filters: PaperFilters): boolean {
   return factFilters(filters).length > 0;
 }
 
-/** The filters no facet facts answer (the source's SQL does). */
+/** The extension filters neither the facet facts nor the posting lists answer (the source's SQL does). */
 export function hasOtherExtensionFilters(filters: PaperFilters): boolean {
-  return filters.authors !== undefined || filters.arxivIds !== undefined || filters.ids !== undefined;
+  return (filters.authors !== undefined && !authorFilterAnswerable(filters.authors)) || filters.arxivIds !== undefined || filters.ids !== undefined;
 }
 
 /** The key of the query's fact filters, for a cache of their matches. */

@@ -41,7 +41,7 @@ import { isUnstorable } from './unstorable-text.js';
 import { annotationsOfRow, annotationsStatement, type AnnotationsRow } from './annotations-sql.js';
 import { facetFactsOf, listFromPostings, matchingOrdinals, postingsAnswer, postingsMatchable, type PostingsContext } from './postings-list.js';
 import { factFacets } from './facet-facts.js';
-import { hasFactFilters } from './fact-filters.js';
+import { needsFacetFacts } from './fact-filters.js';
 import { StalePostingsError } from './term-postings.js';
 
 /**
@@ -320,7 +320,7 @@ export async function createPostgresSource(options: PostgresSourceOptions): Prom
     if ([arxivId, titleContains, abstractContains].some((value) => value !== undefined && isUnstorable(value))) return nothing();
     const state = await readState(signal);
     const run = <R>(text: string, params: unknown[]) => runner.rows<R>(text, params, signal);
-    if (state.postings_fresh && state.title !== null && state.authors !== null && state.abstract !== null && postingsAnswer(query) && (state.facets_fresh || !hasFactFilters(query.filters))) {
+    if (state.postings_fresh && state.title !== null && state.authors !== null && state.abstract !== null && postingsAnswer(query) && (state.facets_fresh || !needsFacetFacts(query.filters))) {
       try {
         return await listWithPostings(query, state, signal);
       } catch (error) {
@@ -374,7 +374,8 @@ export async function createPostgresSource(options: PostgresSourceOptions): Prom
    */
   const facetsOf = async (query: PaperQuery, terms: ResolvedTerm[], state: FullStateRow, signal: AbortSignal | undefined): Promise<FacetCounts | undefined> => {
     if (query.facets === undefined || query.facets.length === 0) return undefined;
-    const searches = query.terms.length > 0 || query.filters.titleContains !== undefined || query.filters.abstractContains !== undefined;
+    const { titleContains, abstractContains, authors } = query.filters;
+    const searches = query.terms.length > 0 || titleContains !== undefined || abstractContains !== undefined || authors !== undefined;
     if (state.facets_fresh && (state.postings_fresh || !searches) && postingsMatchable(query)) {
       try {
         const context = postingsContext(signal);

@@ -2,6 +2,7 @@ import { prefixWeightOf, termWeight, type PaperFilters, type PaperQuery } from '
 import type { FactColumn } from './facet-facts-builder.js';
 import { readFacetFacts, type FacetFacts } from './facet-facts.js';
 import { ordinalsStatement, recheckStatement, type Statement } from './list-sql.js';
+import { authorFilterOrdinals } from './author-filter.js';
 import { factFiltersKey, filterOrdinals, hasFactFilters, hasOtherExtensionFilters } from './fact-filters.js';
 import { RECHECK_ABSTRACT, RECHECK_TITLE } from './postings-builder.js';
 import { ordinalComparator, orderWindow } from './posting-order.js';
@@ -51,7 +52,7 @@ export function postingsMatchable(query: Pick<PaperQuery, 'terms' | 'filters'>):
  */
 export function postingsAnswer(query: PaperQuery): boolean {
   if (query.after !== undefined || !postingsMatchable(query)) return false;
-  return query.terms.length > 0 || substringFilters(query)!.length > 0 || hasFactFilters(query.filters);
+  return query.terms.length > 0 || substringFilters(query)!.length > 0 || hasFactFilters(query.filters) || query.filters.authors !== undefined;
 }
 
 /** A substring the posting lists can find: ASCII letters and digits only, so it lies inside one word. */
@@ -114,23 +115,44 @@ export async function listFromPostings<R>(
 /** The terms' lists and the papers matching the query's terms and substring filters ({@link postingsMatchable}). */
 async function matchesOf(context: PostingsContext, cache: CatalogueCache, query: Pick<PaperQuery, 'terms' | 'filters'>, version: string) {
   const needles = substringFilters(query)!;
-  const [terms, filtered, passing] = await Promise.all([
+  const { authors } = query.filters;
+  const [terms, filtered, passing, byAuthor] = await Promise.all([
     Promise.all(query.terms.map((term) => termPostings(context, cache, term.words[0]!, version))),
     Promise.all(needles.map(({ field, needle }) => substringMatches(context, cache, field, needle, version))),
     hasFactFilters(query.filters) ? factFiltered(context, cache, query.filters, version) : null,
+    authors === undefined ? null : authorFiltered(context, cache, authors, version),
   ]);
   // The filters' sets come after the terms: scoring reads the terms' positions only.
   const sets: { ords: Int32Array }[] = [...terms, ...filtered.map((ords) => ({ ords }))];
   if (passing !== null) sets.push({ ords: passing });
+  if (byAuthor !== null) sets.push({ ords: byAuthor });
   return { terms, matches: intersect(sets) };
+}
+
+/** The papers `author=` finds (see author-filter.ts), cached per version. */
+function authorFiltered(context: PostingsContext, cache: CatalogueCache, alternatives: string[][], version: string): Promise<Int32Array> {
+  const shared = { ...context, signal: undefined };
+  return cachedFilter(context, cache, `authors:${JSON.stringify(alternatives)}`, () =>
+    authorFilterOrdinals(
+      alternatives,
+      (word) => termPostings(shared, cache, word, version),
+      () => facetFactsOf(shared, cache, 'author', version),
+    ),
+  );
 }
 
 /** The papers passing the query's fact filters (see fact-filters.ts), cached per version. */
 function factFiltered(context: PostingsContext, cache: CatalogueCache, filters: PaperFilters, version: string): Promise<Int32Array> {
-  const key = factFiltersKey(filters);
+  return cachedFilter(context, cache, `facts:${factFiltersKey(filters)}`, () =>
+    filterOrdinals(filters, (column) => facetFactsOf({ ...context, signal: undefined }, cache, column, version)),
+  );
+}
+
+/** A filter's papers, computed once per catalogue version by whichever request asks first (shared, so not aborted with it). */
+function cachedFilter(context: PostingsContext, cache: CatalogueCache, key: string, compute: () => Promise<Int32Array>): Promise<Int32Array> {
   let entry = cache.filtered.get(key);
   if (entry === undefined) {
-    const reading = filterOrdinals(filters, (column) => facetFactsOf({ ...context, signal: undefined }, cache, column, version));
+    const reading = compute();
     entry = reading;
     cache.filtered.set(key, reading);
     reading.catch(() => {
@@ -146,7 +168,7 @@ function factFiltered(context: PostingsContext, cache: CatalogueCache, filters: 
  * it neither searches nor filters (every paper).
  */
 export async function matchingOrdinals(context: PostingsContext, cache: CatalogueCache, query: Pick<PaperQuery, 'terms' | 'filters'>, version: string): Promise<Int32Array | null> {
-  if (query.terms.length === 0 && substringFilters(query)!.length === 0 && !hasFactFilters(query.filters)) return null;
+  if (query.terms.length === 0 && substringFilters(query)!.length === 0 && !hasFactFilters(query.filters) && query.filters.authors === undefined) return null;
   return (await matchesOf(context, cache, query, version)).matches.ords;
 }
 

@@ -78,6 +78,11 @@ function factFiltered(papers: readonly Paper[], annotations: ReadonlyMap<string,
   const annotated = papers.filter((p) => annotations.has(p.id));
   const slugs = (kind: 'tasks' | 'methods') => annotated.flatMap((p) => (kind === 'tasks' ? annotations.get(p.id)!.tasks : annotations.get(p.id)!.methods.map((m) => m.name)));
   const slug = (name: string) => name.toLowerCase().normalize('NFKD').replace(/\p{M}+/gu, '').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  const authorOf = (fallback: string) => {
+    const { authors } = paper();
+    return authors.length > 0 ? any(authors) : fallback;
+  };
+  const wordsOf = (name: string) => (textWords(name).length > 0 ? textWords(name) : ['a']);
   const makers: (() => string)[] = [
     () => `year=${any(dated).published!.slice(0, 4)}`,
     () => `year=${any(dated).published!.slice(0, 4)}-${next() < 0.5 ? '' : any(dated).published!.slice(0, 4)}`,
@@ -85,9 +90,20 @@ function factFiltered(papers: readonly Paper[], annotations: ReadonlyMap<string,
     () => `published_before=${any(dated).published!.slice(0, next() < 0.5 ? 4 : 10)}`,
     () => `venue=${encodeURIComponent((any(withProceeding).proceeding!.split(/[-\s]/)[0] ?? '').toLowerCase())}${next() < 0.3 ? '%7Cnips' : ''}`,
     () => `proceeding=${encodeURIComponent(any(withProceeding).proceeding!)}${next() < 0.3 ? `%7C${encodeURIComponent(any(withProceeding).proceeding!)}` : ''}`,
-    () => `author_name=${encodeURIComponent(any(paper().authors.length > 0 ? paper().authors : ['Nobody At All']))}`,
+    () => `author_name=${encodeURIComponent(authorOf('Nobody At All'))}`,
     () => `task=${slug(any(slugs('tasks')))}${next() < 0.3 ? '%7Cno-such-task' : ''}`,
     () => `method=${slug(any(slugs('methods')))}`,
+    // author=: a word's prefix; two words of one name; words of two names of one paper; alternatives.
+    () => `author=${encodeURIComponent(any(wordsOf(authorOf('a'))).slice(0, 1 + Math.floor(next() * 4)))}`,
+    () => {
+      const words = wordsOf(authorOf('x y'));
+      return `author=${encodeURIComponent(`${any(words)} ${any(words).slice(0, 3)}`)}`;
+    },
+    () => {
+      const { authors } = any(papers.filter((p) => p.authors.length > 1));
+      return `author=${encodeURIComponent(`${any(wordsOf(authors[0]!))} ${any(wordsOf(authors[1]!))}`)}`;
+    },
+    () => `author=${encodeURIComponent(`${any(wordsOf(authorOf('a b')))}|${any(wordsOf(authorOf('c')))} ${'abcdefghij'[Math.floor(next() * 10)]}`)}`,
   ];
   const out: { raw: string; page: number }[] = [];
   while (out.length < count) {

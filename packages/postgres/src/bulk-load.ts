@@ -1,4 +1,4 @@
-import { closePendingList, keptThroughLoad, openPendingList, tableIndexes } from './bulk-indexes.js';
+import { closePendingList, keptThroughLoad, openPendingList, tableIndexes, type TableIndex } from './bulk-indexes.js';
 import { queryRows, quoteIdent, type Queryable } from './db.js';
 import { qualified, type SchemaNames } from './schema.js';
 import { buildSideIndexes, createSideTables, swapSideTables } from './side-tables.js';
@@ -51,13 +51,13 @@ export async function startBulkLoad(
   await tx.query(`TRUNCATE ${names.papers}, ${names.words}`);
   const capturing = await withoutTransitionTriggers(tx, names.papers);
   const rebuild: string[] = [];
-  const pending: string[] = [];
+  const pending: [name: string, index: TableIndex][] = [];
   for (const index of await tableIndexes(tx, names.papers)) {
     if (index.constraint !== null) continue;
     const name = qualified(names, index.name);
     if (keptThroughLoad(index, options.server)) {
       await openPendingList(tx, name);
-      pending.push(name);
+      pending.push([name, index]);
     } else {
       await tx.query(`DROP INDEX ${name}`);
       rebuild.push(index.definition);
@@ -69,7 +69,7 @@ export async function startBulkLoad(
     swapped: false,
     buildIndexes: async () => {
       for (const definition of rebuild) await tx.query(definition);
-      for (const index of pending) await closePendingList(tx, index);
+      for (const [name, index] of pending) await closePendingList(tx, name, index);
     },
     finish: async () => {
       for (const definition of capturing) await tx.query(definition);

@@ -38,8 +38,6 @@ export function copyRow(values: readonly (string | null)[]): string {
 /** Lower-cased text and whether it is pure ASCII. */
 const NON_ASCII = /[^\x00-\x7f]/;
 const ASCII_SEPARATORS = /[^a-z0-9]+/g;
-/** A word the dictionary cuts (see MAX_DICTIONARY_WORD). */
-const LONG_ASCII_WORD = new RegExp(`[a-z0-9]{${MAX_DICTIONARY_WORD}}`);
 
 /** {@link fieldText} of lower-case ASCII text, straight from the text. */
 function asciiFieldText(lower: string): string {
@@ -180,7 +178,8 @@ export class PaperEncoder {
       const lower = text.toLowerCase();
       const before = this.count;
       this.count = this.dictionary.asciiWordIds(lower, MAX_DICTIONARY_WORD, this.ids, this.count);
-      const recheck = lower.length >= MAX_DICTIONARY_WORD && LONG_ASCII_WORD.test(lower);
+      // A word the dictionary cuts (see MAX_DICTIONARY_WORD).
+      const recheck = this.dictionary.longWord;
       return { text: asciiFieldText(lower), length: this.count - before, ascii: true, recheck };
     }
     const words = textWords(text);

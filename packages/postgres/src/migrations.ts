@@ -108,9 +108,8 @@ export const MIGRATIONS: readonly Migration[] = [
       // exact. pg_trgm is installed where it can be (a trusted extension since PostgreSQL 13;
       // PGlite needs it loaded); where it cannot, the indexes are skipped and the filters read
       // the table as before: slower, never different. The opclass is named by the schema the
-      // extension lives in, which need not be on the search_path. `fastupdate = off` keeps the
-      // indexes out of a bulk load's kept GIN indexes (see keptThroughLoad): one build after the
-      // rows is much cheaper than keeping trigrams of every title up to date row by row. The
+      // extension lives in, which need not be on the search_path. `fastupdate = off`: searches never
+      // scan a pending list (a bulk load turns it on for the load's merges: see keptThroughLoad). The
       // abstracts get no such index by default: at 498k papers it made an import 5x longer
       // (273 s against 50 s); docs/postgres.md shows the one statement that adds it.
       `DO $do$

@@ -57,7 +57,7 @@ async function createSideTable(tx: Queryable, names: SchemaNames, live: string, 
 export async function buildSideIndexes(tx: Queryable, names: SchemaNames, table: SideTable): Promise<void> {
   for (const { index, temporary, kept } of table.indexes) {
     if (kept) {
-      await closePendingList(tx, qualified(names, temporary));
+      await closePendingList(tx, qualified(names, temporary), index);
       continue;
     }
     await tx.query(retargetIndex(index, quoteIdent(temporary), table.side));

@@ -19,6 +19,11 @@ export class WordDictionary {
   private maxId = 0;
   /** The id the first new word gets. */
   readonly firstNewId: number;
+  /**
+   * Whether the last {@link asciiWordIds} met a word of `maxLength` characters or more (one it
+   * may have cut): found in the same pass, a regular expression over the text cost as much again.
+   */
+  longWord = false;
 
   /** @param stored the dictionary as the database holds it. */
   constructor(stored: Iterable<readonly [string, number]> = []) {
@@ -47,12 +52,13 @@ export class WordDictionary {
   /**
    * The ids of the words of `text`, which must be lower-case ASCII: runs of `[a-z0-9]`, each
    * cut to `maxLength` characters. Appends them to `out` from `at`; returns the new end.
-   * `out` needs room for one id per two characters (plus one).
+   * `out` needs room for one id per two characters (plus one). Sets {@link longWord}.
    */
   asciiWordIds(text: string, maxLength: number, out: Int32Array, at: number): number {
     const n = text.length;
     let hash = FNV_BASIS;
     let wordStart = -1;
+    let longWord = false;
     for (let i = 0; i <= n; i++) {
       const c = i < n ? text.charCodeAt(i) : 0;
       if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) {
@@ -62,10 +68,12 @@ export class WordDictionary {
       }
       if (wordStart < 0) continue;
       const stop = Math.min(i, wordStart + maxLength);
+      if (i - wordStart >= maxLength) longWord = true;
       out[at++] = this.lookup(text, wordStart, stop, stop === i ? hash : hashOf(text, wordStart, stop));
       wordStart = -1;
       hash = FNV_BASIS;
     }
+    this.longWord = longWord;
     return at;
   }
 

@@ -182,7 +182,7 @@ for (const target of targets()) {
       expect(await stored(target.db(), schema)).toEqual(['r-0', 'r-1']);
     });
 
-    it('leaves every index of the schema in place after a bulk load, the GIN pending list merged and its options reset', async () => {
+    it('leaves every index of the schema in place after a bulk load, the GIN pending lists merged and their options reset', async () => {
       const schema = await fresh();
       const indexes = async () =>
         (
@@ -198,8 +198,11 @@ for (const target of targets()) {
       await importPapers(target.db(), papers(300), { schema });
       await importPapers(target.db(), papers(40, 'again'), { schema, replace: true });
       expect(await indexes()).toEqual(before);
-      const cleaned = await target.db().query(`SELECT gin_clean_pending_list($1::regclass) AS pages`, [`"${schema}".papers_words`]);
-      expect(Number((cleaned.rows[0] as { pages: unknown }).pages)).toBe(0);
+      // The titles' trigram index (where pg_trgm is) is kept through the load too, its pending list merged.
+      for (const name of ['papers_words', ...(before.some((index) => index.name === 'papers_title_trgm') ? ['papers_title_trgm'] : [])]) {
+        const cleaned = await target.db().query(`SELECT gin_clean_pending_list($1::regclass) AS pages`, [`"${schema}".${name}`]);
+        expect(Number((cleaned.rows[0] as { pages: unknown }).pages)).toBe(0);
+      }
       const source = await createPostgresSource({ db: target.db(), schema });
       expect((await source.list(queryFor('q=graph&ordering=id'))).count).toBe(40);
     });

@@ -6,6 +6,8 @@ import { INDEX_ARRAY_NAMES, indexFromParts, indexParts } from '../../src/engine/
 import type { Paper } from '../../src/paper.js';
 import { loadSamplePapers } from '../../src/sample.js';
 import { makePaper } from '../make-paper.js';
+import { Engine } from '../../src/engine/engine.js';
+import type { PaperQuery } from '../../src/source.js';
 
 /**
  * A write's delta index leaves out the suffix order, the substring tables and the common words'
@@ -81,5 +83,38 @@ describe('deferred tables', () => {
     expect(hasDeferredTables(large)).toBe(false);
     expect(indexParts(large, 'keep').deferred).toBeUndefined();
     expect(tablesOf(large)).toEqual(tablesOf(build(papers, false)));
+  });
+
+  it('answer substring filters as a full build, small indexes by reading their papers, larger ones from tables built when first read', () => {
+    // 300 papers: read one by one; 1,100: past READ_EACH_UP_TO, the tables are built.
+    const pairs = [300, 1100].map((size) => {
+      const papers = [...sample, ...sample.map((p) => ({ ...p, id: `${p.id}-again`, title: `${p.title} ÄÖ "again" \\ x` }))].slice(0, size);
+      return { papers, deferred: new Engine(build(papers, true)), full: new Engine(build(papers, false)) };
+    });
+    fc.assert(
+      fc.property(fc.nat(), fc.boolean(), fc.nat(300), fc.integer({ min: 1, max: 16 }), fc.boolean(), fc.constantFrom<(string | null)[]>(null, 'learning', 'model'), (pick, title, from, length, upper, q) => {
+        for (const { papers, deferred, full } of pairs) {
+          const paper = papers[pick % papers.length]!;
+          const text = title ? paper.title : paper.abstract;
+          if (text.length === 0) continue;
+          const start = from % text.length;
+          const cut = text.slice(start, start + length);
+          const needle = upper ? cut.toUpperCase() : cut.toLowerCase();
+          const query: PaperQuery = {
+            terms: q === null ? [] : [{ raw: q, words: [q], arxivId: null }],
+            filters: { [title ? 'titleContains' : 'abstractContains']: needle },
+            ordering: { kind: 'fields', keys: [{ field: 'id', descending: false }] },
+            offset: 0,
+            limit: 1e9,
+          };
+          const limits = { deadline: Infinity };
+          const got = deferred.window(query, limits);
+          const want = full.window(query, limits);
+          expect(got.count, `${papers.length} papers, ${JSON.stringify(needle)}`).toBe(want.count);
+          expect([...got.docs], `${papers.length} papers, ${JSON.stringify(needle)}`).toEqual([...want.docs]);
+        }
+      }),
+      { numRuns: 300, seed: 17 },
+    );
   });
 });

@@ -1,62 +1,24 @@
 import { titleKey } from './title-key.js';
 import type { Paper } from '../paper.js';
-import type { FieldLayout } from './field-layout.js';
 import { OrderBook, type OrderData } from './orders.js';
-import { PaperStoreBuilder, type PaperStore } from './paper-store.js';
-import type { Postings } from './postings.js';
+import { PaperStoreBuilder } from './paper-store.js';
 import { denseRanks, inverse, sortByRank, sortByRankThen } from './ranks.js';
 import { compareCodePoints } from '../ordering/title-sort-key.js';
 import { ASCII_ABSTRACT, ASCII_TITLE, PaperTokenizer, type TokenData } from './paper-tokens.js';
-import type { Vocabulary } from './vocabulary.js';
-import type { DocSetTable } from './doc-set-table.js';
-import { FieldTextBuilder, type FieldText } from './substring/field-text.js';
-import { commonWordFields, type CommonWordFields } from './substring/common-word-fields.js';
+import { FieldTextBuilder } from './substring/field-text.js';
+import { commonWordFields } from './substring/common-word-fields.js';
 import { uint32Array } from './alloc.js';
 import { AuthorNames, AuthorNamesBuilder } from './author-names.js';
 import { publishedDays } from './published-range.js';
 import { ValueSets } from './value-sets.js';
-import type { Successors } from './successors.js';
 import { venueKey } from '../filters/venue-key.js';
 import { keptAnnotations, methodSlugs, taskSlugs, type PaperAnnotations } from '../annotations/annotations.js';
 import { AnnotationStore } from './annotation-store.js';
 import { layoutTokens, sortVocabulary, type TokensElsewhere } from './token-layout.js';
+import { DEFER_TABLES_UP_TO, fieldTextsOf, suffixOrderOf, withDeferredTables, type IndexWithoutDeferred } from './deferred-tables.js';
+import type { IndexData } from './index-data.js';
 
-/** Everything an engine answers from: built once, never changed. */
-export interface IndexData {
-  readonly n: number;
-  readonly vocabulary: Vocabulary;
-  /** Word numbers ordered by their text read backwards: the words ending with a suffix are a range. */
-  readonly suffixOrder: Uint32Array;
-  readonly postings: Postings;
-  /** What follows each occurrence of the commonest words: phrases of common words. */
-  readonly successors: Successors;
-  /** Per ASCII letter or digit (`charSet`): the documents holding a word that starts with it. */
-  readonly shortPrefixes: DocSetTable;
-  readonly layout: FieldLayout;
-  /** What titles and abstracts hold, for the substring filters. */
-  readonly titleText: FieldText;
-  readonly abstractText: FieldText;
-  /** The commonest words' documents by field, for the substring filters. */
-  readonly commonWords: CommonWordFields;
-  readonly store: PaperStore;
-  readonly orders: OrderBook;
-  /** The distinct `published` days, ascending, as `YYYYMMDD` (`publishedDays[r]` is published rank `r`): date ranges. */
-  readonly publishedDays: Uint32Array;
-  /** The author names and their words: `author=`. */
-  readonly authorNames: AuthorNames;
-  /** Documents by exact `proceeding`. */
-  readonly proceedings: ValueSets;
-  /** Documents by venue key (see `venueKey`). */
-  readonly venues: ValueSets;
-  /** Documents by task slug (see `nameSlug`): `task=`. */
-  readonly tasks: ValueSets;
-  /** Documents by method slug: `method=`. */
-  readonly methods: ValueSets;
-  /** The documents' tasks and methods (from the Papers with Code dump). */
-  readonly annotations: AnnotationStore;
-  /** Digest of the content, for the catalogue version. */
-  readonly digest: string;
-}
+export type { IndexData };
 
 /**
  * Builds an index from papers given one at a time (so a catalogue can be streamed in): each
@@ -85,15 +47,21 @@ export class IndexBuilder {
   private readonly titleText = new FieldTextBuilder();
   private readonly abstractText = new FieldTextBuilder();
   private finished = false;
+  private readonly deferTables: boolean;
 
   /**
    * @param expectedJsonBytes an estimate of the catalogue's JSON size, to allocate its storage at once (see `estimateJsonBytes`).
    * @param tokenizeHere false when another thread tokenizes the papers: they are then added with
    *   {@link addTokenized} and the index finished with that thread's `TokenData`.
+   * @param deferTables true for a write batch's delta: an index of `DEFER_TABLES_UP_TO` papers
+   *   or fewer is then finished without the tables only some queries read, which are built when
+   *   first read (see `deferred-tables.ts`); a larger one builds them at its finish, from the
+   *   stored papers, as the same tables.
    */
-  constructor(expectedJsonBytes = 0, tokenizeHere = true) {
+  constructor(expectedJsonBytes = 0, tokenizeHere = true, deferTables = false) {
     this.store = new PaperStoreBuilder(expectedJsonBytes);
     this.tokenizer = tokenizeHere ? new PaperTokenizer() : null;
+    this.deferTables = deferTables;
   }
 
   /** Papers added so far. */
@@ -130,8 +98,10 @@ export class IndexBuilder {
     if (this.finished) throw new Error('paperlist: the index is already built');
     this.notes.push(keptAnnotations(annotations));
     this.store.add(paper);
-    this.titleText.add(paper.title, (ascii & ASCII_TITLE) !== 0);
-    this.abstractText.add(paper.abstract, (ascii & ASCII_ABSTRACT) !== 0);
+    if (!this.deferTables) {
+      this.titleText.add(paper.title, (ascii & ASCII_TITLE) !== 0);
+      this.abstractText.add(paper.abstract, (ascii & ASCII_ABSTRACT) !== 0);
+    }
     let from = authorsFrom;
     const names = paper.authors;
     for (let a = 0; a < names.length; a++) {
@@ -179,8 +149,8 @@ export class IndexBuilder {
     const methods = ValueSets.buildMulti(n, (d) => methodSlugs(noteOf(d)));
     const annotations = AnnotationStore.build(n, noteOf);
     const store = this.store.finish(order);
-    const sorted = elsewhere === null ? sortVocabulary(data!.words) : elsewhere.vocabulary();
-    const { vocabulary, suffixOrder, renumber } = sorted;
+    const sorted = elsewhere === null ? sortVocabulary(data!.words, !this.deferTables) : elsewhere.vocabulary();
+    const { vocabulary, renumber } = sorted;
     const authorNames = this.authorNames.finish(n, vocabulary.size, renumber, order);
     const authors = new AuthorNames(
       authorNames.wordNamesAt,
@@ -189,21 +159,14 @@ export class IndexBuilder {
       AuthorNames.shortPrefixTable(vocabulary, authorNames.wordNamesAt, authorNames.wordNames, authorNames.docs),
       authorNames.names,
     );
-    const titleText = this.titleText.finish(order);
-    const abstractText = this.abstractText.finish(order);
     const laid = elsewhere === null ? layoutTokens(n, order, sorted, data!) : elsewhere.layout();
-    return {
+    const rest: IndexWithoutDeferred = {
       n,
       vocabulary,
-      suffixOrder,
       postings: laid.postings,
       successors: laid.successors,
       shortPrefixes: laid.shortPrefixes,
       layout: laid.layout,
-      titleText,
-      abstractText,
-      // On this thread, after the token half (it reads the postings and the field lengths): a few hundred ms at 498k.
-      commonWords: commonWordFields(n, laid.postings, laid.layout),
       store,
       orders: new OrderBook(orderData),
       publishedDays: days,
@@ -215,6 +178,16 @@ export class IndexBuilder {
       annotations,
       // Without annotations the digest (and so every ETag) is what it was before they existed.
       digest: annotations.isEmpty ? store.digest() : `${store.digest()}-${annotations.digest()}`,
+    };
+    if (this.deferTables && n <= DEFER_TABLES_UP_TO) return withDeferredTables(rest);
+    const texts = this.deferTables ? fieldTextsOf(n, store) : { title: this.titleText.finish(order), abstract: this.abstractText.finish(order) };
+    return {
+      ...rest,
+      suffixOrder: sorted.suffixOrder ?? suffixOrderOf(vocabulary),
+      titleText: texts.title,
+      abstractText: texts.abstract,
+      // On this thread, after the token half (it reads the postings and the field lengths): a few hundred ms at 498k.
+      commonWords: commonWordFields(n, laid.postings, laid.layout),
     };
   }
 

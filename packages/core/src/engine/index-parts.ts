@@ -14,6 +14,7 @@ import { SortedStrings } from './sorted-strings.js';
 import { AuthorNames } from './author-names.js';
 import { ValueSets } from './value-sets.js';
 import { AnnotationStore } from './annotation-store.js';
+import { hasDeferredTables, withDeferredTables, type IndexWithoutDeferred } from './deferred-tables.js';
 
 /** A typed array of the index. */
 export type IndexArray = Uint8Array | Uint16Array | Uint32Array | Int32Array;
@@ -30,7 +31,13 @@ export interface IndexParts {
   readonly digest: string;
   readonly averages: FieldLengths;
   readonly maxRank: Readonly<Record<OrderField, number>>;
-  readonly arrays: Readonly<Record<IndexArrayName, IndexArray>>;
+  /**
+   * Every array, except, when {@link deferred}, those of the tables built when first read (see
+   * `deferred-tables.ts`). Parts written to a snapshot are never deferred.
+   */
+  readonly arrays: Readonly<Partial<Record<IndexArrayName, IndexArray>>>;
+  /** The index builds its deferred tables when first read, on each thread (its parts lack their arrays). */
+  readonly deferred?: boolean;
   /** The papers' JSON, in chunks. */
   readonly json: readonly Uint8Array[];
 }
@@ -143,10 +150,27 @@ function fieldTextArrays(prefix: string, text: FieldText): Record<string, IndexA
   };
 }
 
-/** The parts of a built index. */
-export function indexParts(index: IndexData): IndexParts {
+/** The arrays of the tables an index may build when first read (see `deferred-tables.ts`). */
+function deferredArrays(index: IndexData) {
+  return {
+    ...(fieldTextArrays('titleText', index.titleText) as Record<ReturnType<typeof fieldTextNames<'titleText'>>[number], IndexArray>),
+    ...(fieldTextArrays('abstractText', index.abstractText) as Record<ReturnType<typeof fieldTextNames<'abstractText'>>[number], IndexArray>),
+    commonWords: index.commonWords.words,
+    ...(tableArrays('commonWordsTitle', index.commonWords.title) as Record<`commonWordsTitle.${(typeof TABLE_ARRAYS)[number]}`, IndexArray>),
+    ...(tableArrays('commonWordsAbstract', index.commonWords.abstract) as Record<`commonWordsAbstract.${(typeof TABLE_ARRAYS)[number]}`, IndexArray>),
+    suffixOrder: index.suffixOrder,
+  };
+}
+
+/**
+ * The parts of a built index. `deferred` ('keep'): an index that builds some tables when first
+ * read (a write's delta) crosses to other threads without them, each thread building its own
+ * when it needs them; by default (a snapshot's parts) every table is built and included.
+ */
+export function indexParts(index: IndexData, deferred: 'keep' | 'build' = 'build'): IndexParts {
   const { vocabulary: v, postings: p, layout: l, store: s, orders } = index;
   const o = orders.data;
+  const keep = deferred === 'keep' && hasDeferredTables(index);
   return {
     format: INDEX_FORMAT,
     n: index.n,
@@ -154,14 +178,10 @@ export function indexParts(index: IndexData): IndexParts {
     averages: { ...l.averages },
     maxRank: { ...o.maxRank },
     json: s.chunks,
+    ...(keep ? { deferred: true } : {}),
     arrays: {
       ...(tableArrays('shortPrefixes', index.shortPrefixes) as Record<`shortPrefixes.${(typeof TABLE_ARRAYS)[number]}`, IndexArray>),
-      ...(fieldTextArrays('titleText', index.titleText) as Record<ReturnType<typeof fieldTextNames<'titleText'>>[number], IndexArray>),
-      ...(fieldTextArrays('abstractText', index.abstractText) as Record<ReturnType<typeof fieldTextNames<'abstractText'>>[number], IndexArray>),
-      commonWords: index.commonWords.words,
-      ...(tableArrays('commonWordsTitle', index.commonWords.title) as Record<`commonWordsTitle.${(typeof TABLE_ARRAYS)[number]}`, IndexArray>),
-      ...(tableArrays('commonWordsAbstract', index.commonWords.abstract) as Record<`commonWordsAbstract.${(typeof TABLE_ARRAYS)[number]}`, IndexArray>),
-      suffixOrder: index.suffixOrder,
+      ...(keep ? {} : deferredArrays(index)),
       vocabularyChars: v.chars,
       vocabularyStarts: v.starts,
       df: p.df,
@@ -268,15 +288,11 @@ export function indexFromParts(parts: IndexParts): IndexData {
     u16or32('abstractAt'),
     i32('idTable'),
   );
-  return {
+  const rest: IndexWithoutDeferred = {
     n,
     digest: parts.digest,
     vocabulary: new Vocabulary(u16('vocabularyChars'), u32('vocabularyStarts')),
-    suffixOrder: u32('suffixOrder'),
     shortPrefixes: table('shortPrefixes'),
-    titleText: fieldText('titleText'),
-    abstractText: fieldText('abstractText'),
-    commonWords: new CommonWordFields(u32('commonWords'), table('commonWordsTitle'), table('commonWordsAbstract')),
     postings: new Postings(
       n,
       u32('df'),
@@ -316,5 +332,13 @@ export function indexFromParts(parts: IndexParts): IndexData {
     tasks: new ValueSets(new SortedStrings(u8('taskValues.bytes'), u32('taskValues.starts')), table('tasks')),
     methods: new ValueSets(new SortedStrings(u8('methodValues.bytes'), u32('methodValues.starts')), table('methods')),
     annotations: new AnnotationStore(u8('annotationJson'), u32('annotationAt')),
+  };
+  if (parts.deferred === true) return withDeferredTables(rest);
+  return {
+    ...rest,
+    suffixOrder: u32('suffixOrder'),
+    titleText: fieldText('titleText'),
+    abstractText: fieldText('abstractText'),
+    commonWords: new CommonWordFields(u32('commonWords'), table('commonWordsTitle'), table('commonWordsAbstract')),
   };
 }

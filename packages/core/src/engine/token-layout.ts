@@ -8,6 +8,7 @@ import { Vocabulary } from './vocabulary.js';
 import { CHAR_SETS } from './substring/field-text.js';
 import { int32Array, uint16Array, uint32Array, uint8Array } from './alloc.js';
 import { NONE, Successors, successorPlan } from './successors.js';
+import { suffixOrder } from './suffix-order.js';
 
 /*
  * The half of an index's finish that reads only the papers' tokens: the sorted vocabulary, then,
@@ -21,8 +22,8 @@ import { NONE, Successors, successorPlan } from './successors.js';
 /** The build's vocabulary, sorted. */
 export interface SortedVocabulary {
   readonly vocabulary: Vocabulary;
-  /** Word numbers ordered by their text read backwards: the words ending with a suffix are a range. */
-  readonly suffixOrder: Uint32Array;
+  /** Word numbers ordered by their text read backwards: the words ending with a suffix are a range (`null`: not made, see `sortVocabulary`). */
+  readonly suffixOrder: Uint32Array | null;
   /** Build-time word number → sorted word number. */
   readonly renumber: Uint32Array;
 }
@@ -49,15 +50,15 @@ export interface TokensElsewhere {
   layout(): TokenLayout;
 }
 
-/** Sorts the build-time words (`TokenData.words`). */
-export function sortVocabulary(tableWords: readonly string[]): SortedVocabulary {
+/** Sorts the build-time words (`TokenData.words`), and makes their suffix order unless `withSuffixOrder` is false (an index that defers it). */
+export function sortVocabulary(tableWords: readonly string[], withSuffixOrder = true): SortedVocabulary {
   const sortedWords = tableWords.slice().sort();
   const numberOf = new Map<string, number>();
   for (let r = 0; r < sortedWords.length; r++) numberOf.set(sortedWords[r]!, r);
   const renumber = uint32Array(tableWords.length);
   for (let w = 0; w < tableWords.length; w++) renumber[w] = numberOf.get(tableWords[w]!)!;
   numberOf.clear();
-  return { vocabulary: Vocabulary.fromSorted(sortedWords), suffixOrder: suffixOrder(sortedWords), renumber };
+  return { vocabulary: Vocabulary.fromSorted(sortedWords), suffixOrder: withSuffixOrder ? suffixOrder(sortedWords) : null, renumber };
 }
 
 /** Lays out what the tokens make, documents numbered by `order`. */
@@ -274,21 +275,6 @@ function layoutFields(n: number, order: Uint32Array, tokens: TokenData): FieldLa
     authors: totals.authors / count,
   };
   return new FieldLayout(titleLength, abstractLength, authorsLength, Uint32Array.from(oversizeDocs), Uint32Array.from(oversizeLengths), averages);
-}
-
-/** Word numbers (of the sorted vocabulary `words`) ordered by each word read backwards. */
-function suffixOrder(words: readonly string[]): Uint32Array {
-  const reversed = words.map((word, w) => ({ key: reverse(word), w }));
-  reversed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  const order = uint32Array(words.length);
-  for (let i = 0; i < reversed.length; i++) order[i] = reversed[i]!.w;
-  return order;
-}
-
-function reverse(word: string): string {
-  let out = '';
-  for (let i = word.length - 1; i >= 0; i--) out += word[i];
-  return out;
 }
 
 /**

@@ -71,7 +71,7 @@ export async function mergeOnThread(segments: readonly Segment[]): Promise<Index
   const worker = new Worker(buildWorkerScript(), { name: 'paperlist-merge', workerData: { role: 'merge' } satisfies BuilderData });
   const inbox = new Inbox(worker);
   try {
-    worker.postMessage({ type: 'segments', segments: segments.map(({ index, live }) => ({ parts: indexParts(index), live })) } satisfies ToBuilder);
+    worker.postMessage({ type: 'segments', segments: segments.map(({ index, live }) => ({ parts: indexParts(index, 'keep'), live })) } satisfies ToBuilder);
     await inbox.expect('added');
     worker.postMessage({ type: 'finish' } satisfies ToBuilder);
     const built = await inbox.expect('built');

@@ -110,7 +110,7 @@ export class EngineSource implements MemorySource {
   /** The index of (part `part` of) a write batch's papers (small: built here, on the calling thread). */
   protected async buildDelta(papers: readonly Paper[], annotations: AnnotationMap, part: number): Promise<IndexData> {
     void part;
-    return buildIndex(papers, annotations);
+    return buildIndex(papers, annotations, true);
   }
 
   /** One index of the live papers of `from`; the Node source builds it on a worker thread. */

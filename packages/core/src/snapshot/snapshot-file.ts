@@ -51,7 +51,12 @@ export async function writeSnapshot(path: string, parts: IndexParts, meta: Recor
     const bytes = new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
     sections.push({ entry: { name, type: typeOf(array), offset: 0, bytes: bytes.byteLength, checksum: await checksumYielding(bytes) }, bytes });
   };
-  for (const name of INDEX_ARRAY_NAMES) await add(name, parts.arrays[name]);
+  for (const name of INDEX_ARRAY_NAMES) {
+    const array = parts.arrays[name];
+    // Parts made with `indexParts(index)` (not 'keep') have every array, deferred tables built.
+    if (array === undefined) throw new Error(`paperlist: the index parts to save lack the array ${name}`);
+    await add(name, array);
+  }
   for (const [i, chunk] of parts.json.entries()) await add(`json:${i}`, chunk);
 
   // The header holds the offsets, which depend on the header's length: lay out until stable.

@@ -18,8 +18,10 @@ import { warmUpBuilds } from './delta-warm-up.js';
 const port = parentPort;
 if (port === null) throw new Error('paperlist: build-worker.js runs as a worker thread of the memory source');
 lowerThreadPriority((workerData as BuilderData).role);
+/** A delta thread's indexes defer the tables only some queries read (see `deferred-tables.ts`): the writer waits for them. */
+const deferTables = (workerData as BuilderData).role === 'delta';
 // A new builder after each finished index: a thread kept for the writes' delta indexes builds one after another.
-let builder = new IndexBuilder();
+let builder = new IndexBuilder(0, true, deferTables);
 /** The tokenizing thread of a build on two threads, or null when this thread tokenizes. */
 let tokenizer: TokenizerLink | null = null;
 
@@ -48,9 +50,9 @@ port.on('message', (message: ToBuilder) => {
       reply = { type: 'added' };
     } else {
       const built = tokenizer === null ? builder.finish() : builder.finish(tokenizer.elsewhere());
-      builder = new IndexBuilder();
+      builder = new IndexBuilder(0, true, deferTables);
       tokenizer = null;
-      reply = { type: 'built', parts: indexParts(built) };
+      reply = { type: 'built', parts: indexParts(built, 'keep') };
     }
   } catch (error) {
     const e = error instanceof Error ? error : new Error(String(error));

@@ -28,7 +28,8 @@ export interface DeltaWarmUp {
 export function warmUpBuilds({ from, rounds, papers, stop }: DeltaWarmUp): void {
   const base = from === null ? null : indexFromParts(from);
   for (let round = 0; round < rounds && Atomics.load(stop, 0) === 0; round++) {
-    const builder = new IndexBuilder();
+    // As the thread's builds of writes are made: without the deferred tables.
+    const builder = new IndexBuilder(0, true, true);
     // The first round, and every round when the catalogue is too small to sample, is made up.
     if (base === null || base.n < papers || round === 0) {
       for (const paper of madeUpPapers(round, papers)) builder.add(paper);

@@ -199,5 +199,5 @@ export class EnginePool implements QueryRunner {
 }
 
 function segmentMessage(segment: Segment, known: boolean): SegmentMessage {
-  return known ? { id: segment.id, live: segment.live } : { id: segment.id, parts: indexParts(segment.index), live: segment.live };
+  return known ? { id: segment.id, live: segment.live } : { id: segment.id, parts: indexParts(segment.index, 'keep'), live: segment.live };
 }

@@ -49,7 +49,8 @@ function applyBatch(segments: readonly Segment[], changes: readonly PaperChange[
   dropUnchanged(final, segments);
   if (final.size === 0) return { segments, touched: [] };
   const { papers, annotations } = deltaPapers(final, segments);
-  return { segments: segmentsAfter(segments, final, deltaParts(papers, SPLIT_FROM).map((part) => buildIndex(part, annotations))), touched: [...final.keys()] };
+  // Deltas as the memory source builds them: their substring and suffix tables made when first read.
+  return { segments: segmentsAfter(segments, final, deltaParts(papers, SPLIT_FROM).map((part) => buildIndex(part, annotations, true))), touched: [...final.keys()] };
 }
 
 function mergeOf(from: readonly Segment[]) {

@@ -12,6 +12,7 @@ import { readNeedle } from './needle.js';
 import { canSearchRaw, prepareRawNeedle, rawContains, rawContainsAnyText } from './raw-search.js';
 import type { Vocabulary } from '../vocabulary.js';
 import { wordsFor, type RunMatch } from './word-sets.js';
+import { hasDeferredTables } from '../deferred-tables.js';
 
 /** The text fields a substring filter reads. */
 export type TextField = 'title' | 'abstract';
@@ -22,6 +23,13 @@ export type TextField = 'title' | 'abstract';
  * field costs about 0.7 µs for a title, 3 µs for an abstract there (memory latency, mostly).
  */
 const READ_COST: Record<TextField, number> = { title: 600, abstract: 2500 };
+
+/**
+ * Largest index with deferred tables whose substring filters read every candidate paper rather
+ * than build the tables: a few milliseconds of reading at most, where building the tables on a
+ * query thread took 15–40 ms for 500 papers (and each query thread builds its own).
+ */
+const READ_EACH_UP_TO = 1024;
 
 /**
  * Work units of starting the walk of one more word, beyond its positions: its first reads miss
@@ -45,10 +53,12 @@ const WORD_COST = 4000;
  * When `within` is small, reading those few documents is cheaper, and done instead.
  */
 export function substringMatches(index: IndexData, join: PhraseJoin, field: TextField, needle: string, within: DocSet | null): DocSet {
-  const text = field === 'title' ? index.titleText : index.abstractText;
-  const read = (docs: Uint32Array) => readEach(index, field, needle, docs);
   const restrict = within !== null && within.kind === 'all' ? null : within;
   const all: DocSet = { kind: 'all', size: index.n };
+  // A write's small delta: its few papers are read, and its tables never built (see `deferred-tables.ts`).
+  if (hasDeferredTables(index) && index.n <= READ_EACH_UP_TO) return listSet(readEach(index, field, needle, setToList(restrict ?? all), null));
+  const text = field === 'title' ? index.titleText : index.abstractText;
+  const read = (docs: Uint32Array) => readEach(index, field, needle, docs, text.nonAscii);
   const parsed = readNeedle(needle);
   if (parsed.kind === 'unicode') {
     let candidates: DocSet = restrict ?? all;
@@ -312,21 +322,24 @@ function occursIn(
 /**
  * The documents of `docs` (ascending) whose field holds the needle, read from the stored JSON:
  * ASCII fields on their raw bytes (see raw-search.ts), other fields as decoded strings.
+ * `nonAscii`: the documents whose field is not pure ASCII (`FieldText.nonAscii`), or null when
+ * not known (every field is then read as possibly non-ASCII).
  */
-function readEach(index: IndexData, field: TextField, needle: string, docs: Uint32Array): Uint32Array {
+function readEach(index: IndexData, field: TextField, needle: string, docs: Uint32Array, nonAscii: Uint32Array | null): Uint32Array {
   const { store } = index;
-  const text = field === 'title' ? index.titleText : index.abstractText;
   const bytes = asciiBytes(needle);
   const raw = bytes !== null && canSearchRaw(bytes) ? prepareRawNeedle(bytes) : null;
-  const nonAscii = text.nonAscii;
   const kept = uint32Array(docs.length);
   let k = 0;
   let u = 0;
   for (let i = 0; i < docs.length; i++) {
     const d = docs[i]!;
     spend(READ_COST[field]);
-    while (u < nonAscii.length && nonAscii[u]! < d) u++;
-    const ascii = u >= nonAscii.length || nonAscii[u] !== d;
+    let ascii = false;
+    if (nonAscii !== null) {
+      while (u < nonAscii.length && nonAscii[u]! < d) u++;
+      ascii = u >= nonAscii.length || nonAscii[u] !== d;
+    }
     let found: boolean | null = null;
     if (raw !== null) found = ascii ? rawContains(store.chunk(d), store.fieldStart(d, field), raw) : rawContainsAnyText(store.chunk(d), store.fieldStart(d, field), raw);
     found ??= field === 'title' ? store.titleContains(d, needle, bytes) : store.abstractContains(d, needle, bytes);

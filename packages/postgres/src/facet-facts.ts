@@ -106,7 +106,9 @@ export async function factFacets(
   ords: Int32Array | null,
   factsOf: (field: FacetField) => Promise<FacetFacts>,
 ): Promise<FacetCounts> {
+  // The fields' first reads of a catalogue version run side by side.
+  const facts = await Promise.all(fields.map(factsOf));
   const out: FacetCounts = {};
-  for (const field of fields) out[field] = countFacet(await factsOf(field), field, ords, limit);
+  fields.forEach((field, i) => (out[field] = countFacet(facts[i]!, field, ords, limit)));
   return out;
 }

@@ -3,13 +3,17 @@ import type { FacetFacts } from './facet-facts.js';
 import { intersect } from './posting-query.js';
 import type { TermPostings } from './term-postings.js';
 import { MAX_DICTIONARY_WORD } from './text-columns.js';
+import { isUnstorable } from './unstorable-text.js';
 
 /** Candidates verified between two turns of the event loop. */
 const YIELD_EVERY = 20_000;
 
-/** Whether the posting lists can answer `author=` alternatives: every word whole in the dictionary. */
+/**
+ * Whether the posting lists can answer `author=` alternatives: every word whole in the dictionary
+ * and storable (a word PostgreSQL cannot hold finds nothing, answered in SQL without a statement).
+ */
 export function authorFilterAnswerable(alternatives: readonly (readonly string[])[]): boolean {
-  return alternatives.every((words) => words.length > 0 && words.every((word) => word.length < MAX_DICTIONARY_WORD));
+  return alternatives.every((words) => words.length > 0 && words.every((word) => word.length < MAX_DICTIONARY_WORD && !isUnstorable(word)));
 }
 
 /**

@@ -3,8 +3,8 @@
  * 10 concurrent clients on distinct requests (1–3-word searches in every ordering, pages 1–3,
  * one in ten a title/abstract filter), served by the CLI's node:http app in a process of its
  * own. Targets (issue 18): >= 200 req/s, p99 <= 250 ms, every request answered or refused
- * (503) within the budget + 50 ms. Then the facet requests of the extensions benchmark and a
- * few large filters (issue 19), one at a time.
+ * (503) within the budget + 50 ms. Then every API extension of issue 19, one request at a
+ * time (load/sql-mode-extensions.ts).
  *
  * Imports the large catalogue into a schema of its own (`paperlist_sql_load`, dropped after)
  * unless PAPERLIST_BENCH_REUSE=1 finds it loaded (PAPERLIST_SQL_LOAD_SCHEMA names another).
@@ -20,7 +20,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { importPapers, migrate, type Queryable } from '@paperlist/postgres';
 import { LARGE_CATALOG } from './corpus.js';
-import { FACET_REQUESTS } from './extensions/facet-requests.js';
+import { timeExtensions } from './load/sql-mode-extensions.js';
 
 const DATABASE_URL =
   process.env['PAPERLIST_BENCH_DATABASE_URL'] ?? process.env['PAPERLIST_TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -71,38 +71,10 @@ async function ensureCatalogue(pool: pg.Pool): Promise<void> {
   console.log(`import: ${result.records} papers in ${total.toFixed(1)} s (indexes, trigram ones included, and statistics ${((performance.now() - indexingAt) / 1000).toFixed(1)} s)`);
 }
 
-/** Filters of issue 19 over large match sets, beside the facet requests. */
-const FILTER_REQUESTS: readonly (readonly [name: string, query: string])[] = [
-  ['year=2010-, ordering=-published', 'year=2010-&ordering=-published'],
-  ['published_after=2019-06, page 3', 'published_after=2019-06&page=3'],
-  ['venue=neurips&year=2018-, by title', 'venue=neurips&year=2018-&ordering=title'],
-  ['q=learning&year=2020, relevance', 'q=learning&year=2020'],
-  ['year=2015-2019&abstract=graph', 'year=2015-2019&abstract=graph'],
-];
-
-/**
- * The facet requests of the extensions benchmark and a few large filters, one at a time over
- * HTTP: the first time (cold: the facts and lists read) and the median of the next six.
- */
-async function timeExtensions(port: number): Promise<void> {
-  console.log(`\n### Facets and filters, one request at a time (first, then the median of 6 more)\n`);
-  console.log(`| request | count | first | median | status |`);
-  console.log(`|---|---:|---:|---:|---|`);
-  for (const [name, query] of [...FACET_REQUESTS, ...FILTER_REQUESTS]) {
-    const times: number[] = [];
-    let status = 0;
-    let count: number | string = '';
-    for (let run = 0; run < 7; run++) {
-      const started = performance.now();
-      const answer = await fetch(`http://127.0.0.1:${port}/api/v1/papers/?${query}`);
-      const body = await answer.text();
-      times.push(performance.now() - started);
-      status = answer.status;
-      if (status === 200) count = (JSON.parse(body) as { count: number }).count;
-    }
-    const rest = times.slice(1).sort((a, b) => a - b);
-    console.log(`| ${name} | ${count.toLocaleString('en-US')} | ${times[0]!.toFixed(1)} ms | ${rest[3]!.toFixed(1)} ms | ${status} |`);
-  }
+/** How many papers the benchmark's schema holds. */
+async function catalogueSize(pool: pg.Pool): Promise<number> {
+  const { rows } = await pool.query<{ n: string }>(`SELECT count(*) AS n FROM "${SCHEMA}".papers`);
+  return Number(rows[0]!.n);
 }
 
 export async function runSqlModeBench(duration: number): Promise<void> {
@@ -148,7 +120,7 @@ export async function runSqlModeBench(duration: number): Promise<void> {
       `\ntargets: >= 200 req/s (${result.requests.average >= 200 ? 'met' : 'NOT met'}), p99 <= 250 ms (${result.latency.p99 <= 250 ? 'met' : 'NOT met'}), ` +
         `every answer within ${bound} ms (${result.latency.max <= bound ? 'met' : `NOT met: max ${result.latency.max} ms`})`,
     );
-    await timeExtensions(started.port);
+    await timeExtensions(started.port, child.pid!, await catalogueSize(pool));
   } finally {
     child?.removeAllListeners('exit');
     // The server prints its event loop's delays on SIGTERM: a late answer with a quiet source is the machine's, not the budget's.

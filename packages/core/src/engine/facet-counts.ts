@@ -91,19 +91,19 @@ export function authorFacetAcross(parts: readonly { index: IndexData; set: DocSe
   if (parts.length === 0) return [{ value: null, count: 0 }];
   const main = parts.reduce((a, b) => (b.index.authorNames.names.size > a.index.authorNames.names.size ? b : a));
   const { names } = main.index.authorNames;
-  const counts = nameCounts(main.index, main.set);
+  const { counts, none: mainNone } = nameCounts(main.index, main.set);
   const aside = new Map<string, number>();
-  let none = 0;
+  let none = mainNone;
   for (const part of parts) {
-    none += setSize(part.set) - matchedWithNames(part.index.authorNames.docs, part.set, part.index.n);
     if (part === main) continue;
     const own = nameCounts(part.index, part.set);
-    for (let i = 0; i < own.length; i++) {
-      if (own[i] === 0) continue;
+    none += own.none;
+    for (let i = 0; i < own.counts.length; i++) {
+      if (own.counts[i] === 0) continue;
       const name = part.index.authorNames.names.get(i);
       const at = names.find(name);
-      if (at >= 0) counts[at]! += own[i]!;
-      else aside.set(name, (aside.get(name) ?? 0) + own[i]!);
+      if (at >= 0) counts[at]! += own.counts[i]!;
+      else aside.set(name, (aside.get(name) ?? 0) + own.counts[i]!);
     }
   }
   let most = 0;
@@ -123,12 +123,29 @@ export function authorFacetAcross(parts: readonly { index: IndexData; set: DocSe
   return [...buckets, { value: null, count: none }];
 }
 
-/** Each author name's count of documents in `set`, by name number. */
-function nameCounts(index: IndexData, set: DocSet): Uint32Array {
-  const table = index.authorNames.docs;
-  const counts = new Uint32Array(table.size);
-  for (let i = 0; i < table.size; i++) counts[i] = intersectionSize(table, i, set);
-  return counts;
+/**
+ * Each author name's count of documents in `set`, by name number, and how many documents of
+ * `set` have no author: the names of each matched document counted (every name's document
+ * count, when every document matches).
+ */
+function nameCounts(index: IndexData, set: DocSet): { counts: Uint32Array; none: number } {
+  const { docNamesAt, docNames, docs } = index.authorNames;
+  if (set.kind === 'all') {
+    let none = 0;
+    for (let d = 0; d < index.n; d++) if (docNamesAt[d + 1] === docNamesAt[d]) none++;
+    spend(index.n);
+    return { counts: docs.df.slice(), none };
+  }
+  const counts = new Uint32Array(docs.size);
+  let none = 0;
+  spend(setSize(set));
+  forEachDoc(set, index.n, (d) => {
+    const from = docNamesAt[d]!;
+    const to = docNamesAt[d + 1]!;
+    if (from === to) none++;
+    for (let k = from; k < to; k++) counts[docNames[k]!]!++;
+  });
+  return { counts, none };
 }
 
 /** How many documents of `set` hold at least one value of `table` (marked in one pass over the table). */

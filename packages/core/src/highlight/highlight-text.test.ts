@@ -24,6 +24,9 @@ describe('highlightText', () => {
     ['Nothing matches here', 'zebra', 'Nothing matches here'],
     ['data, data and DATA', 'data', '<mark>data</mark>, <mark>data</mark> and <mark>DATA</mark>'],
     ['overlap: learning learn', 'learn learning', 'overlap: <mark>learning</mark> <mark>learn</mark>'],
+    ['Über naïve models', '"uber naive"', '<mark>Über</mark> <mark>naïve</mark> models'],
+    ['Über naïve models', '"uber nai"', '<mark>Über</mark> <mark>naï</mark>ve models'],
+    ['naïve über', '"uber naive"', 'naïve über'],
   ])('%j with q=%j', (text, q, html) => {
     expect(highlightText(text, terms(q))).toBe(html);
   });
@@ -39,5 +42,7 @@ describe('highlightText', () => {
     expect(highlightText(text, terms('w59'), { crop: 3 })).toBe('…w57 w58 <mark>w59</mark>');
     expect(highlightText(text, terms('zebra'), { crop: 2 })).toBe('w0 w1…');
     expect(highlightText('short text', terms('text'), { crop: 30 })).toBe('short <mark>text</mark>');
+    const accented = Array.from({ length: 20 }, (_, i) => `é${i}`).join(' ');
+    expect(highlightText(accented, terms('e10'), { crop: 3 })).toBe('…é8 é9 <mark>é10</mark>…');
   });
 });

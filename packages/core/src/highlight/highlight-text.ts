@@ -2,16 +2,22 @@ import { escapeHtml } from '../html/escape-html.js';
 import type { SearchTerm } from '../source.js';
 import { foldText } from '../text/fold-text.js';
 
-/** A word of a text: its folded form and where it is in the raw text (UTF-16 offsets). */
-interface TextWord {
-  folded: string;
-  start: number;
-  end: number;
+/**
+ * The words of a text: the text folded, and per word where it is in the folded text and in the
+ * raw text (UTF-16 offsets). Offsets in arrays rather than an object per word: an abstract has
+ * a hundred words or more, and a page of 500 papers highlights every one.
+ */
+interface TextWords {
+  readonly folded: string;
+  readonly foldedStarts: number[];
+  readonly foldedEnds: number[];
+  readonly starts: number[];
+  readonly ends: number[];
   /**
-   * Raw offset after each folded character of the word: how much of the raw word a prefix covers.
-   * Absent for ASCII words, where each folded character is its raw one.
+   * The raw offset after each character of `folded`: how much of a raw word a prefix covers.
+   * Absent for ASCII text, whose folded text is the raw text lower-cased, character for character.
    */
-  rawEnds?: number[];
+  readonly rawEndAt?: number[];
 }
 
 const WORD_CHAR = /[\p{L}\p{N}]/u;
@@ -23,62 +29,78 @@ const WORD_CHAR = /[\p{L}\p{N}]/u;
  * differs from folding the whole text (a Greek final sigma), `null`: no highlight is safer than a
  * wrong one.
  */
-function wordsOf(text: string): TextWord[] | null {
+function wordsOf(text: string): TextWords | null {
   if (!NON_ASCII.test(text)) return asciiWordsOf(text);
-  const words: TextWord[] = [];
-  let current: TextWord | null = null;
-  let whole = '';
+  const words: TextWords = { folded: '', foldedStarts: [], foldedEnds: [], starts: [], ends: [], rawEndAt: [] };
+  let folded = '';
+  let inWord = false;
   for (let i = 0; i < text.length; ) {
     const codePoint = text.codePointAt(i)!;
     const width = codePoint > 0xffff ? 2 : 1;
-    const folded = foldText(text.slice(i, i + width));
-    whole += folded;
-    for (const char of folded) {
-      if (WORD_CHAR.test(char)) {
-        current ??= { folded: '', start: i, end: i, rawEnds: [] };
-        current.folded += char;
-        for (let k = 0; k < char.length; k++) current.rawEnds!.push(i + width);
-        current.end = i + width;
-      } else if (current !== null) {
-        words.push(current);
-        current = null;
+    // An ASCII character folds to itself lower-cased; only the others need folding.
+    const ascii = codePoint < 0x80;
+    for (const char of ascii ? String.fromCharCode(codePoint).toLowerCase() : foldText(text.slice(i, i + width))) {
+      if (ascii ? isWordCode(char.charCodeAt(0)) : WORD_CHAR.test(char)) {
+        if (!inWord) {
+          words.foldedStarts.push(folded.length);
+          words.starts.push(i);
+          inWord = true;
+        }
+        words.ends[words.starts.length - 1] = i + width;
+        words.foldedEnds[words.starts.length - 1] = folded.length + char.length;
+      } else {
+        inWord = false;
       }
+      folded += char;
+      for (let k = 0; k < char.length; k++) words.rawEndAt!.push(i + width);
     }
     i += width;
   }
-  if (current !== null) words.push(current);
-  if (whole !== foldText(text)) return null;
-  return words;
+  if (folded !== foldText(text)) return null;
+  return { ...words, folded };
 }
 
 const NON_ASCII = /[^\x00-\x7f]/;
-const ASCII_WORD = /[a-z0-9]+/g;
+
+/** Whether an ASCII character code (lower-cased) is part of a word: a letter or a digit. */
+const isWordCode = (code: number) => (code >= 97 && code <= 122) || (code >= 48 && code <= 57);
 
 /** {@link wordsOf} for ASCII text, the common case: folding is lower-casing, one character for one. */
-function asciiWordsOf(text: string): TextWord[] {
-  const words: TextWord[] = [];
-  for (const match of text.toLowerCase().matchAll(ASCII_WORD)) {
-    const start = match.index;
-    const folded = match[0];
-    words.push({ folded, start, end: start + folded.length });
+function asciiWordsOf(text: string): TextWords {
+  const folded = text.toLowerCase();
+  const starts: number[] = [];
+  const ends: number[] = [];
+  for (let i = 0; i < folded.length; ) {
+    if (!isWordCode(folded.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    starts.push(i);
+    do i++;
+    while (i < folded.length && isWordCode(folded.charCodeAt(i)));
+    ends.push(i);
   }
-  return words;
+  return { folded, foldedStarts: starts, foldedEnds: ends, starts, ends };
 }
 
 /** Raw spans `[start, end)` of `text` that the terms match (whole words, the last word of a term as a prefix). */
-function matchedSpans(words: readonly TextWord[], terms: readonly SearchTerm[]): [number, number][] {
+function matchedSpans(words: TextWords, terms: readonly SearchTerm[]): [number, number][] {
+  const { folded, foldedStarts, foldedEnds, starts, ends, rawEndAt } = words;
+  // Word `j` is `word` (whole), or starts with it (`prefix`).
+  const holds = (j: number, word: string, prefix: boolean) =>
+    (prefix ? foldedEnds[j]! - foldedStarts[j]! >= word.length : foldedEnds[j]! - foldedStarts[j]! === word.length) && folded.startsWith(word, foldedStarts[j]!);
   const spans: [number, number][] = [];
   for (const term of terms) {
     const k = term.words.length;
-    for (let j = 0; j + k <= words.length; j++) {
+    const prefix = term.words[k - 1]!;
+    for (let j = 0; j + k <= starts.length; j++) {
       let ok = true;
-      for (let t = 0; t < k - 1 && ok; t++) ok = words[j + t]!.folded === term.words[t];
-      const last = words[j + k - 1]!;
-      const prefix = term.words[k - 1]!;
-      if (!ok || !last.folded.startsWith(prefix)) continue;
-      for (let t = 0; t < k - 1; t++) spans.push([words[j + t]!.start, words[j + t]!.end]);
+      for (let t = 0; t < k - 1 && ok; t++) ok = holds(j + t, term.words[t]!, false);
+      const last = j + k - 1;
+      if (!ok || !holds(last, prefix, true)) continue;
+      for (let t = 0; t < k - 1; t++) spans.push([starts[j + t]!, ends[j + t]!]);
       // Only the part of the last word the term's prefix covers.
-      spans.push([last.start, last.rawEnds === undefined ? last.start + prefix.length : (last.rawEnds[prefix.length - 1] ?? last.end)]);
+      spans.push([starts[last]!, rawEndAt === undefined ? starts[last]! + prefix.length : (rawEndAt[foldedStarts[last]! + prefix.length - 1] ?? ends[last]!)]);
     }
   }
   return mergeSpans(spans);
@@ -121,13 +143,14 @@ export function highlightText(text: string, terms: readonly SearchTerm[], option
   let from = 0;
   let to = text.length;
   const crop = options.crop ?? 0;
-  if (crop > 0 && words !== null && words.length > crop) {
-    const first = spans.length === 0 ? 0 : words.findIndex((word) => word.end > spans[0]![0]);
+  const count = words === null ? 0 : words.starts.length;
+  if (crop > 0 && words !== null && count > crop) {
+    const first = spans.length === 0 ? 0 : words.ends.findIndex((end) => end > spans[0]![0]);
     const lead = Math.min(LEAD_WORDS, crop - 1);
-    const startWord = Math.max(0, Math.min(first - lead, words.length - crop));
-    const endWord = Math.min(words.length, startWord + crop);
-    from = startWord === 0 ? 0 : words[startWord]!.start;
-    to = endWord === words.length ? text.length : words[endWord - 1]!.end;
+    const startWord = Math.max(0, Math.min(first - lead, count - crop));
+    const endWord = Math.min(count, startWord + crop);
+    from = startWord === 0 ? 0 : words.starts[startWord]!;
+    to = endWord === count ? text.length : words.ends[endWord - 1]!;
   }
   let html = from > 0 ? '…' : '';
   let at = from;

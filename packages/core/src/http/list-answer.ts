@@ -5,8 +5,6 @@ import { htmlResponse } from '../html/html-response.js';
 import { renderListPage } from '../html/render-list-page.js';
 import { encodeCursor, positionOf } from '../pagination/cursor.js';
 import { buildPageLinks, cursorUrl, pageCount } from '../pagination/page-links.js';
-import { serializePaper } from '../paper.js';
-import { serializeFields } from '../query/field-selection.js';
 import type { ListRequest } from '../query/parse-list-query.js';
 import { projectFields } from '../query/project-fields.js';
 import type { OrderKey, PaperPage, PaperQuery, SourceCallOptions } from '../source.js';
@@ -109,13 +107,12 @@ export async function listPapers(
  * `_highlight` when asked for.
  */
 function paperJson(record: PaperRecord, list: ListRequest): Uint8Array {
-  if (list.fields === null && list.highlight === null) return toJsonBytes(record);
-  if (list.highlight === null) return projectFields(record, list.fields!);
-  const paper = toPaper(record);
-  const json = list.fields === null ? serializePaper(paper) : serializeFields(paper, list.fields);
-  if (list.highlight === null) return encodeUtf8(json);
-  const marked = JSON.stringify(paperHighlight(paper, list.terms, list.highlight));
-  return encodeUtf8(`${json === '{}' ? '{' : `${json.slice(0, -1)},`}"_highlight":${marked}}`);
+  const stored = list.fields === null ? toJsonBytes(record) : projectFields(record, list.fields);
+  if (list.highlight === null) return stored;
+  const marked = encodeUtf8(`"_highlight":${JSON.stringify(paperHighlight(toPaper(record), list.terms, list.highlight))}}`);
+  // The paper's object without its closing brace, then the highlight as its last key.
+  const open = stored.subarray(0, stored.length - 1);
+  return concatBytes(stored.length === 2 ? [open, marked] : [open, COMMA, marked]);
 }
 
 /** The venue aliases facets merge by (none with the extensions off, when there are no facets either). */

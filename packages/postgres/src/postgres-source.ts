@@ -39,7 +39,7 @@ import { CatalogueCache, countKey, resolveTerms } from './term-resolver.js';
 import { callDeadline, untilAborted } from './statement-timeout.js';
 import { isUnstorable } from './unstorable-text.js';
 import { annotationsOfRow, annotationsStatement, type AnnotationsRow } from './annotations-sql.js';
-import { facetFactsOf, listFromPostings, matchingOrdinals, postingsAnswer, postingsMatchable, type PostingsContext } from './postings-list.js';
+import { facetFactsOf, listFromPostings, matchingOrdinals, postingsAnswer, postingsMatchable, warmCatalogue, type PostingsContext } from './postings-list.js';
 import { factFacets } from './facet-facts.js';
 import { needsFacetFacts } from './fact-filters.js';
 import { StalePostingsError } from './term-postings.js';
@@ -110,6 +110,13 @@ export interface PostgresSourceOptions {
    * forgotten first; default 128 MiB. A common word of a 500k catalogue takes a few MB.
    */
   postingsCacheBytes?: number;
+  /**
+   * Read each new catalogue version's per-paper tables (the posting lists' order ranks and the
+   * facet facts) in the background as soon as the version is seen, at start and after imports,
+   * so that no request spends its budget reading them; default true. Turn it off where every
+   * connection of the pool must be the requests' (a test of the pool's queue).
+   */
+  warmUp?: boolean;
 }
 
 /** A {@link PaperSource} over PostgreSQL, with the schema's upkeep at hand. */
@@ -228,7 +235,10 @@ export async function createPostgresSource(options: PostgresSourceOptions): Prom
       `paperlist_state_${statementTag}`,
     );
     const current = remember(state);
-    if (cache.version !== current) cache = new CatalogueCache(current);
+    if (cache.version !== current) {
+      cache = new CatalogueCache(current);
+      if (resolved.warmUp) warmCatalogue(postingsContext(undefined), cache, String(state!.version), { postings: state!.postings_fresh, facets: state!.facets_fresh });
+    }
     return state!;
   };
 
@@ -400,6 +410,9 @@ export async function createPostgresSource(options: PostgresSourceOptions): Prom
     return out;
   };
 
+  // The catalogue's per-version tables start loading now, before the first request needs them.
+  if (resolved.warmUp) readState(undefined).catch(() => {});
+
   return {
     schema: names.schema,
     version() {
@@ -487,6 +500,7 @@ interface ResolvedOptions {
   queueWaitMs: number | undefined;
   shedAfterMs: number | undefined;
   postingsCacheBytes: number;
+  warmUp: boolean;
 }
 
 function resolveOptions(options: PostgresSourceOptions): ResolvedOptions {
@@ -531,10 +545,13 @@ function resolveOptions(options: PostgresSourceOptions): ResolvedOptions {
   if (!(Number.isSafeInteger(postingsCacheBytes) && postingsCacheBytes >= 0)) {
     fail('invalid-postings-cache', `"postingsCacheBytes" must be a non-negative integer, got ${String(options.postingsCacheBytes)}`);
   }
+  const warmUp = options.warmUp ?? true;
+  if (typeof warmUp !== 'boolean') fail('invalid-warm-up', `"warmUp" must be true or false, got ${JSON.stringify(warmUp)}`);
   return {
     db: options.db,
     readDb: options.readDb ?? options.db,
     postingsCacheBytes,
+    warmUp,
     names: schemaNames(options.schema ?? DEFAULT_SCHEMA),
     statementTimeoutMs: timeout,
     count,

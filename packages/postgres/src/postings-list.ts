@@ -1,5 +1,5 @@
 import { prefixWeightOf, termWeight, type PaperFilters, type PaperQuery } from '@paperlist/core';
-import type { FactColumn } from './facet-facts-builder.js';
+import { FACT_COLUMNS, type FactColumn } from './facet-facts-builder.js';
 import { readFacetFacts, type FacetFacts } from './facet-facts.js';
 import { ordinalsStatement, recheckStatement, type Statement } from './list-sql.js';
 import { authorFilterOrdinals } from './author-filter.js';
@@ -257,6 +257,21 @@ function substringMatches(context: PostingsContext, cache: CatalogueCache, field
     cache.trim();
   }
   return untilAborted(entry, context.signal);
+}
+
+/**
+ * Reads a new catalogue version's per-paper tables (the order ranks, when its lists are fresh;
+ * every facet column, when its facts are) in the background, as the memory source builds its
+ * index before answering: they are the version's index, not a cache of answers, and the first
+ * requests to need them would otherwise spend their budget reading them. Failures are left to the
+ * requests, which read again.
+ */
+export function warmCatalogue(context: PostingsContext, cache: CatalogueCache, version: string, fresh: { postings: boolean; facets: boolean }): void {
+  const background = { ...context, signal: undefined };
+  const reads: Promise<unknown>[] = [];
+  if (fresh.postings) reads.push(paperFacts(background, cache, version));
+  if (fresh.facets) for (const field of FACT_COLUMNS) reads.push(facetFactsOf(background, cache, field, version));
+  for (const read of reads) read.catch(() => {});
 }
 
 function paperFacts(context: PostingsContext, cache: CatalogueCache, version: string): Promise<PaperFacts> {

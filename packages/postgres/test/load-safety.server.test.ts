@@ -62,7 +62,7 @@ describe.skipIf(TEST_DATABASE_URL === undefined)('the direct SQL source under sl
   const serve = async (max: number, options: Omit<PostgresSourceOptions, 'db' | 'schema'>) => {
     const pool = serverPool({ max, application_name: schema });
     pools.push(pool);
-    const source = await createPostgresSource({ db: slowWhereAsked(pool), schema, versionTtlMs: 60_000, ...options });
+    const source = await createPostgresSource({ db: slowWhereAsked(pool), schema, versionTtlMs: 60_000, warmUp: false, ...options });
     const server = createServer(createRequestListener({ source, mount: '/api/v1', allowedHosts: ['127.0.0.1'] }));
     servers.push(server);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -18,6 +18,7 @@ import { createPostgresSource, importPapers, migrate, type PostgresSource, type 
 import { decodePostings, encodeEntry, MAX_ENTRY_BYTES } from '../src/posting-codec.js';
 import { FACT_COLUMNS } from '../src/facet-facts-builder.js';
 import { dropSchema, newPGlite, noteServerSkip, randomSchema, serverPool, TEST_DATABASE_URL } from './helpers.js';
+import { eventually } from './following-helpers.js';
 
 noteServerSkip('postings.test.ts');
 
@@ -258,6 +259,21 @@ function definePostingsTests(
       }
       // One read per column (the facets' and `published`) for the catalogue version, however many requests.
       expect(facetReads()).toBe(FACT_COLUMNS.length);
+    }, 120_000);
+
+    it('read the order ranks and facet facts of a version as soon as the source sees it, before any request needs them', async () => {
+      const facetFacts = counting(reader, '.paperlist_facet_facts');
+      const ranks = counting(facetFacts.db, '.paperlist_paper_facts');
+      const warm = await createPostgresSource({ db: ranks.db, schema });
+      await eventually(async () => expect([facetFacts.reads(), ranks.reads()]).toEqual([FACT_COLUMNS.length, 1]), 30_000);
+      const query = { ...queryFor('q=learning&year=2015-', 0, 5), facets: [...FACET_FIELDS] };
+      expect((await warm.list(query)).count).toBe((await createScanSource(papers, { annotations }).list(query)).count);
+      expect([facetFacts.reads(), ranks.reads()]).toEqual([FACT_COLUMNS.length, 1]);
+      // Off: nothing is read before a request asks.
+      const cold = counting(reader, '.paperlist_facet_facts');
+      await createPostgresSource({ db: cold.db, schema, warmUp: false });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(cold.reads()).toBe(0);
     }, 120_000);
 
     it('after a change the lists are stale: the word texts answer, the same way', async () => {

@@ -110,6 +110,7 @@ describe('postgres source on PGlite', () => {
     [{ count: { mode: 'estimate-above', threshold: -1 } }, 'invalid-count'],
     [{ count: { mode: 'guess' } }, 'invalid-count'],
     [{ jit: 'yes' }, 'invalid-jit'],
+    [{ warmUp: 'yes' }, 'invalid-warm-up'],
     [{ versionTtlMs: -1 }, 'invalid-version-ttl'],
     [{ shedAfterMs: -1 }, 'invalid-shed-after'],
     [{ shedAfterMs: Number.NaN }, 'invalid-shed-after'],
@@ -124,7 +125,7 @@ describe('postgres source on PGlite', () => {
       query: (text: string, params?: unknown[]) =>
         new Promise((resolve, reject) => setTimeout(() => db.query(text, params).then(resolve, reject), text.startsWith('SELECT count(*)::float8 AS count') ? 300 : 0)),
     };
-    const timed = await createPostgresSource({ db: slowCounts, schema: 'sample', statementTimeoutMs: 100 });
+    const timed = await createPostgresSource({ db: slowCounts, schema: 'sample', statementTimeoutMs: 100, warmUp: false });
     const query = queryFor('q=learning&ordering=-published');
     await expect(timed.list(query)).rejects.toBeInstanceOf(QueryBudgetError);
     let page: Awaited<ReturnType<typeof timed.list>> | undefined;
@@ -146,9 +147,9 @@ describe('postgres source on PGlite', () => {
       query: (text: string, params?: unknown[]) =>
         new Promise((resolve, reject) => setTimeout(() => db.query(text, params).then(resolve, reject), text.includes('papers') ? 300 : 0)),
     };
-    const timed = await createPostgresSource({ db: slow, schema: 'small', statementTimeoutMs: 100 });
+    const timed = await createPostgresSource({ db: slow, schema: 'small', statementTimeoutMs: 100, warmUp: false });
     await expect(timed.list(queryFor(''))).rejects.toBeInstanceOf(QueryBudgetError);
-    const source = await createPostgresSource({ db: slow, schema: 'small' });
+    const source = await createPostgresSource({ db: slow, schema: 'small', warmUp: false });
     const controller = new AbortController();
     const listing = source.list(queryFor(''), { signal: controller.signal });
     setTimeout(() => controller.abort(new Error('client went away')), 50);
@@ -199,7 +200,7 @@ describe.skipIf(TEST_DATABASE_URL === undefined)('postgres source on a server: t
   it('sets statement_timeout on the pool sessions: the server cancels a slow statement', async () => {
     const source = await createPostgresSource({ db: pool, schema, statementTimeoutMs: 300 });
     const started = Date.now();
-    const slow = await createPostgresSource({ db: sleepyPool(pool, 3), schema, statementTimeoutMs: 300 }).catch((error: unknown) => error);
+    const slow = await createPostgresSource({ db: sleepyPool(pool, 3), schema, statementTimeoutMs: 300, warmUp: false }).catch((error: unknown) => error);
     // Opening the source reads the state, which sleeps too: the server's timeout applies there
     // already, and is answered as the budget's refusal.
     expect(slow).toBeInstanceOf(QueryBudgetError);
@@ -242,7 +243,7 @@ describe.skipIf(TEST_DATABASE_URL === undefined)('postgres source on a server: t
     let slow = false;
     // Every statement sleeps 0.2 s: five of them in turn, each under the server's timeout of 0.3 s,
     // would take a second; the call's budget stops it at 0.3 s.
-    const source = await createPostgresSource({ db: sleepyPool(pool, 0.2, () => slow), schema, statementTimeoutMs: 300, versionTtlMs: 0 });
+    const source = await createPostgresSource({ db: sleepyPool(pool, 0.2, () => slow), schema, statementTimeoutMs: 300, versionTtlMs: 0, warmUp: false });
     slow = true;
     const handler = createPapersHandler({ source });
     for (const url of ['/papers/?abstract=abc&ordering=id', '/papers/?title=abc']) {
@@ -265,7 +266,7 @@ describe.skipIf(TEST_DATABASE_URL === undefined)('postgres source on a server: t
     const small = serverPool({ max: 2, application_name: schema });
     let slow = false;
     try {
-      const source = await createPostgresSource({ db: sleepyPool(small, 1, () => slow), schema, maxQueued: 1, queueWaitMs: 200, versionTtlMs: 60_000 });
+      const source = await createPostgresSource({ db: sleepyPool(small, 1, () => slow), schema, maxQueued: 1, queueWaitMs: 200, versionTtlMs: 60_000, warmUp: false });
       slow = true;
       const started = performance.now();
       const timed = (query: PaperQuery) =>

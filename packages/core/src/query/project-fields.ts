@@ -12,6 +12,10 @@ const utf8 = new TextEncoder();
 
 /** `"key":` of each field, as the canonical JSON writes it. */
 const KEY_BYTES = PAPER_FIELDS.map((field) => utf8.encode(`${JSON.stringify(field)}:`));
+const FIELD_INDEX = new Map<PaperField, number>(PAPER_FIELDS.map((field, i) => [field, i]));
+// Where each field's value starts and ends in the paper being cut (reused: a call runs to its end).
+const starts = new Int32Array(PAPER_FIELDS.length);
+const ends = new Int32Array(PAPER_FIELDS.length);
 
 /**
  * The JSON of the named fields of a paper (as `serializeFields` writes them), cut out of its
@@ -23,10 +27,11 @@ const KEY_BYTES = PAPER_FIELDS.map((field) => utf8.encode(`${JSON.stringify(fiel
 export function projectFields(record: PaperRecord, fields: readonly PaperField[]): Uint8Array {
   if (!EncodedPaper.is(record)) return utf8.encode(serializeFields(toPaper(record), fields));
   const json = record.json;
-  const starts = new Int32Array(PAPER_FIELDS.length);
-  const ends = new Int32Array(PAPER_FIELDS.length);
+  // Values are found up to the last field asked for only: `fields=id,title` never walks the abstract.
+  let last = -1;
+  for (const field of fields) last = Math.max(last, FIELD_INDEX.get(field)!);
   let at = 1; // past `{`
-  for (let f = 0; f < PAPER_FIELDS.length; f++) {
+  for (let f = 0; f <= last; f++) {
     at += KEY_BYTES[f]!.length;
     starts[f] = at;
     at = valueEnd(json, at);
@@ -35,20 +40,20 @@ export function projectFields(record: PaperRecord, fields: readonly PaperField[]
   }
   let size = 2;
   for (const field of fields) {
-    const f = PAPER_FIELDS.indexOf(field);
+    const f = FIELD_INDEX.get(field)!;
     size += KEY_BYTES[f]!.length + ends[f]! - starts[f]! + 1;
   }
   const out = new Uint8Array(fields.length === 0 ? 2 : size - 1);
   let o = 0;
   out[o++] = 0x7b; // {
-  fields.forEach((field, i) => {
-    const f = PAPER_FIELDS.indexOf(field);
+  for (let i = 0; i < fields.length; i++) {
+    const f = FIELD_INDEX.get(fields[i]!)!;
     if (i > 0) out[o++] = COMMA;
     out.set(KEY_BYTES[f]!, o);
     o += KEY_BYTES[f]!.length;
     out.set(json.subarray(starts[f]!, ends[f]!), o);
     o += ends[f]! - starts[f]!;
-  });
+  }
   out[o] = 0x7d; // }
   return out;
 }

@@ -33,19 +33,11 @@ export class AuthorNames {
     readonly shortPrefixes: DocSetTable,
     /** The names as written, sorted (name `i` is `names.get(i)`): `author_name=` and the `author` facet. */
     readonly names: SortedStrings,
-    /** Where document `d`'s names start in `docNames`; `docNamesAt[n]` is the end. */
-    readonly docNamesAt: Uint32Array,
-    /**
-     * The name numbers of each document, each once, ascending: the `author` facet counts the
-     * names of the matched documents, work in proportion to them rather than to every name.
-     */
-    readonly docNames: Uint32Array,
   ) {}
 
   /** The {@link shortPrefixes} table of these names (built once, with the index). */
   static shortPrefixTable(vocabulary: Vocabulary, wordNamesAt: Uint32Array, wordNames: Uint32Array, docs: DocSetTable): DocSetTable {
-    const none = new Uint32Array(0);
-    const names = new AuthorNames(wordNamesAt, wordNames, docs, DocSetTable.build(docs.n, 0, () => {}), SortedStrings.fromSorted([]), none, none);
+    const names = new AuthorNames(wordNamesAt, wordNames, docs, DocSetTable.build(docs.n, 0, () => {}), SortedStrings.fromSorted([]));
     const sets: DocSet[] = [];
     for (let set = 0; set < CHAR_SETS; set++) {
       sets.push(names.matchOne(vocabulary, [String.fromCharCode(set < 26 ? 97 + set : 48 + set - 26)]));
@@ -216,7 +208,7 @@ export class AuthorNamesBuilder {
     words: number,
     renumber: Uint32Array,
     order: Uint32Array,
-  ): { wordNamesAt: Uint32Array; wordNames: Uint32Array; docs: DocSetTable; names: SortedStrings; docNamesAt: Uint32Array; docNames: Uint32Array } {
+  ): { wordNamesAt: Uint32Array; wordNames: Uint32Array; docs: DocSetTable; names: SortedStrings } {
     const names = this.numberOf.size;
     // Names are numbered in sorted order (UTF-16 code units, the vocabulary's), so a name is found by binary search.
     const sorted = [...this.numberOf.keys()].sort();
@@ -252,25 +244,6 @@ export class AuthorNamesBuilder {
         }
       }
     });
-    // The same pairs by document: each document's names, ascending.
-    const docNamesAt = uint32Array(n + 1);
-    let pairs = 0;
-    for (let name = 0; name < names; name++) pairs += docs.df[name]!;
-    const docNames = uint32Array(pairs);
-    last.fill(0);
-    let at = 0;
-    for (let d = 0; d < n; d++) {
-      const paper = order[d]!;
-      const from = at;
-      for (let k = paperNamesAt[paper]!; k < paperNamesAt[paper + 1]!; k++) {
-        const name = rank[paperNames[k]!]!;
-        if (last[name] === d + 1) continue;
-        last[name] = d + 1;
-        docNames[at++] = name;
-      }
-      docNames.subarray(from, at).sort();
-      docNamesAt[d + 1] = at;
-    }
-    return { wordNamesAt, wordNames, docs, names: SortedStrings.fromSorted(sorted), docNamesAt, docNames };
+    return { wordNamesAt, wordNames, docs, names: SortedStrings.fromSorted(sorted) };
   }
 }

@@ -158,8 +158,6 @@ export class IndexBuilder {
       authorNames.docs,
       AuthorNames.shortPrefixTable(vocabulary, authorNames.wordNamesAt, authorNames.wordNames, authorNames.docs),
       authorNames.names,
-      authorNames.docNamesAt,
-      authorNames.docNames,
     );
     const laid = elsewhere === null ? layoutTokens(n, order, sorted, data!) : elsewhere.layout();
     const rest: IndexWithoutDeferred = {

@@ -42,8 +42,8 @@ export interface IndexParts {
   readonly json: readonly Uint8Array[];
 }
 
-/** The layout version written by this code (9: each document's author names for the `author` facet; 8: names and filter values as bytes, `-published` read from `published`, no arXiv id table). */
-export const INDEX_FORMAT = 9;
+/** The layout version written by this code (8: names and filter values as bytes, `-published` read from `published`, no arXiv id table). */
+export const INDEX_FORMAT = 8;
 
 const TABLE_ARRAYS = ['df', 'docsAt', 'dense', 'listDocs', 'bitsets'] as const;
 const tableNames = <P extends string>(prefix: P) => TABLE_ARRAYS.map((a) => `${prefix}.${a}` as const);
@@ -110,8 +110,6 @@ export const INDEX_ARRAY_NAMES = [
   ...tableNames('authorShortPrefixes'),
   'authorNames.bytes',
   'authorNames.starts',
-  'authorDocNamesAt',
-  'authorDocNames',
   ...tableNames('proceedings'),
   'proceedingValues.bytes',
   'proceedingValues.starts',
@@ -227,8 +225,6 @@ export function indexParts(index: IndexData, deferred: 'keep' | 'build' = 'build
       ...(tableArrays('authorShortPrefixes', index.authorNames.shortPrefixes) as Record<`authorShortPrefixes.${(typeof TABLE_ARRAYS)[number]}`, IndexArray>),
       'authorNames.bytes': index.authorNames.names.bytes,
       'authorNames.starts': index.authorNames.names.starts,
-      authorDocNamesAt: index.authorNames.docNamesAt,
-      authorDocNames: index.authorNames.docNames,
       ...(tableArrays('proceedings', index.proceedings.sets) as Record<`proceedings.${(typeof TABLE_ARRAYS)[number]}`, IndexArray>),
       'proceedingValues.bytes': index.proceedings.values.bytes,
       'proceedingValues.starts': index.proceedings.values.starts,
@@ -330,8 +326,6 @@ export function indexFromParts(parts: IndexParts): IndexData {
       table('authorNameDocs'),
       table('authorShortPrefixes'),
       new SortedStrings(u8('authorNames.bytes'), u32('authorNames.starts')),
-      u32('authorDocNamesAt'),
-      u32('authorDocNames'),
     ),
     proceedings: new ValueSets(new SortedStrings(u8('proceedingValues.bytes'), u32('proceedingValues.starts')), table('proceedings')),
     venues: new ValueSets(new SortedStrings(u8('venueValues.bytes'), u32('venueValues.starts')), table('venues')),

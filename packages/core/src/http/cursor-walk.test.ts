@@ -3,6 +3,7 @@ import { makePaper } from '../../test/make-paper.js';
 import { createMemorySource } from '../memory/memory-source.js';
 import type { Paper } from '../paper.js';
 import { createPapersHandler } from './papers-handler.js';
+import { QueryBudgetError } from '../source-errors.js';
 
 const text = (body: Uint8Array | null) => (body === null ? '' : new TextDecoder().decode(body));
 
@@ -105,7 +106,7 @@ describe('cursor walks over HTTP', () => {
 });
 
 describe('the export stream', () => {
-  it('asks the source for a page only when the previous chunk was taken, and stops when the reader does', async () => {
+  it('asks for the first page before answering and at most one page ahead of the chunks taken, and stops when the reader does', async () => {
     const papers = Array.from({ length: 2500 }, (_, i) => makePaper({ id: `e${String(i).padStart(4, '0')}` }));
     const memory = createMemorySource(papers);
     let calls = 0;
@@ -120,13 +121,50 @@ describe('the export stream', () => {
     const answer = (await handle({ method: 'GET', url: '/papers/?ordering=id&format=jsonl', headers: { host: 'h' } }))!;
     expect(answer.status).toBe(200);
     expect(answer.body).toBeNull();
-    expect(calls).toBe(0);
+    expect(calls).toBe(1);
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+    await settle();
+    expect(calls).toBe(1);
     const iterator = answer.stream![Symbol.asyncIterator]();
     const first = await iterator.next();
-    expect(calls).toBe(1);
+    // The second page is asked for while the first is sent; no third until the second is taken.
+    expect(calls).toBe(2);
     expect(text(first.value as Uint8Array).split('\n')).toHaveLength(1001);
+    await settle();
+    expect(calls).toBe(2);
+    const second = await iterator.next();
+    expect(calls).toBe(3);
+    expect(text(second.value as Uint8Array).split('\n')[0]).toContain('"id":"e1000"');
     await iterator.return!();
-    expect(calls).toBe(1);
+    await settle();
+    expect(calls).toBe(3);
+  });
+
+  it('reads the first page before answering: a source over its budget is a 503, not a 200 cut short', async () => {
+    const memory = createMemorySource(catalogue());
+    const source = { list: () => Promise.reject(new QueryBudgetError(250)), get: (id: string) => memory.get(id) };
+    const handle = createPapersHandler({ source, allowedHosts: ['h'] });
+    const answer = (await handle({ method: 'GET', url: '/papers/?ordering=id&format=jsonl', headers: { host: 'h' } }))!;
+    expect(answer.status).toBe(503);
+    expect(answer.stream).toBeUndefined();
+    expect(answer.headers['Retry-After']).toBeDefined();
+  });
+
+  it('fails the stream where a later page fails, whether or not the reader was waiting for it', async () => {
+    const papers = Array.from({ length: 2500 }, (_, i) => makePaper({ id: `f${String(i).padStart(4, '0')}` }));
+    const memory = createMemorySource(papers);
+    let calls = 0;
+    const source = {
+      list: (...args: Parameters<typeof memory.list>) => (++calls === 2 ? Promise.reject(new QueryBudgetError(250)) : memory.list(...args)),
+      get: (id: string) => memory.get(id),
+    };
+    const handle = createPapersHandler({ source, allowedHosts: ['h'] });
+    const answer = (await handle({ method: 'GET', url: '/papers/?ordering=id&format=jsonl', headers: { host: 'h' } }))!;
+    const iterator = answer.stream![Symbol.asyncIterator]();
+    await iterator.next();
+    // The second page failed while the first was with the reader: nothing unhandled, the failure comes with the next read.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await expect(iterator.next()).rejects.toBeInstanceOf(QueryBudgetError);
   });
 
   it('answers HEAD with the headers alone, and is unknown with the extensions off', async () => {

@@ -12,24 +12,41 @@ const NEWLINE = new Uint8Array([0x0a]);
 
 /**
  * Every paper matching a list request, one JSON object per line, in its ordering: a cursor walk
- * of the source, one page per chunk, each page asked for only when the previous chunk was taken.
- * Memory stays at one page whatever the catalogue's size, and, as in any cursor walk, a paper
- * that is in the catalogue throughout comes exactly once even if it changes meanwhile.
+ * of the source, one page per chunk. The first page is read before this resolves, so that a
+ * source that cannot answer (over its budget, overloaded) is answered with its error status, not
+ * with a `200` cut short. The next page is asked for as soon as a page arrives, so that the source
+ * finds it while this one is sent (over a socket the wait for the client to take a chunk is most
+ * of the time); no further one until this chunk is taken. Memory stays at two pages whatever the
+ * catalogue's size, and, as in any cursor walk, a paper that is in the catalogue throughout comes
+ * exactly once even if it changes meanwhile.
  */
-export async function* exportLines(
+export async function exportLines(
   source: PaperSource,
   list: ListRequest,
   keys: readonly OrderKey[],
   call: <T>(run: (options: SourceCallOptions) => Promise<T>) => Promise<T>,
-): AsyncGenerator<Uint8Array> {
-  const query: PaperQuery = { terms: list.terms, filters: list.filters, ordering: list.ordering, offset: 0, limit: EXPORT_PAGE };
-  for (;;) {
-    const { results } = await call((options) => source.list(query, options));
-    if (results.length === 0) return;
-    const parts: Uint8Array[] = [];
-    for (const record of results) parts.push(list.fields === null ? toJsonBytes(record) : projectFields(record, list.fields), NEWLINE);
-    yield concatBytes(parts);
-    if (results.length < EXPORT_PAGE) return;
-    query.after = positionOf(toPaper(results[results.length - 1]!), keys);
-  }
+): Promise<AsyncIterable<Uint8Array>> {
+  const pageAfter = (after: PaperQuery['after']) => {
+    const query: PaperQuery = { terms: list.terms, filters: list.filters, ordering: list.ordering, offset: 0, limit: EXPORT_PAGE, ...(after === undefined ? {} : { after }) };
+    return call((options) => source.list(query, options));
+  };
+  const first = await pageAfter(undefined);
+  return (async function* () {
+    let coming = Promise.resolve(first);
+    for (;;) {
+      const { results } = await coming;
+      const last = results.length === EXPORT_PAGE ? results[results.length - 1]! : null;
+      if (last !== null) {
+        coming = pageAfter(positionOf(toPaper(last), keys));
+        // Its failure is thrown when it is awaited; until then (or if the reader stops first) it is not unhandled.
+        coming.catch(() => {});
+      }
+      if (results.length > 0) {
+        const parts: Uint8Array[] = [];
+        for (const record of results) parts.push(list.fields === null ? toJsonBytes(record) : projectFields(record, list.fields), NEWLINE);
+        yield concatBytes(parts);
+      }
+      if (last === null) return;
+    }
+  })();
 }

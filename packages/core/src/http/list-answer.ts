@@ -57,7 +57,7 @@ export async function listPapers(
   const close = (page: PaperPage) => (facets === null ? CLOSE : encodeUtf8(`],"facets":${JSON.stringify(shapeFacets(page.facets ?? {}, facets, venueAliasesOf(config)))}}`));
   const ask = (offset: number, limit: number, withFacets = true) =>
     callSource((options) => config.source.list(query(offset, limit, withFacets), options), request.signal, config.timeoutMs);
-  if (representation === 'jsonl') return exportResponse(config, request, list, isHead);
+  if (representation === 'jsonl') return await exportResponse(config, request, list, isHead);
   if (list.countOnly && representation !== 'html') {
     // The count alone: no page is read, no paper fetched, no links.
     const answer = await ask(0, 0);
@@ -124,14 +124,14 @@ function venueAliasesOf(config: ResolvedHandlerOptions): Readonly<Record<string,
  * The export (`format=jsonl`, or `Accept: application/x-ndjson`): every matching paper, one per
  * line, streamed (see `exportLines`). Needs an explicit ordering with `q`, like a cursor walk.
  */
-function exportResponse(config: ResolvedHandlerOptions, request: PapersRequest, list: ListRequest, isHead: boolean): PapersResponse {
+async function exportResponse(config: ResolvedHandlerOptions, request: PapersRequest, list: ListRequest, isHead: boolean): Promise<PapersResponse> {
   if (list.ordering.kind !== 'fields') {
     return fieldErrorsResponse({ ordering: [EXPORT_NEEDS_ORDERING] }, isHead, null);
   }
   const headers = { ...CONTRACT_HEADERS, 'Content-Type': EXPORT_CONTENT_TYPE };
   if (isHead) return { status: 200, headers, body: null };
   const call = <T>(run: (options: SourceCallOptions) => Promise<T>) => callSource(run, request.signal, config.timeoutMs);
-  return { status: 200, headers, body: null, stream: exportLines(config.source, list, list.ordering.keys, call) };
+  return { status: 200, headers, body: null, stream: await exportLines(config.source, list, list.ordering.keys, call) };
 }
 
 const EXPORT_CONTENT_TYPE = 'application/x-ndjson';

@@ -5,6 +5,7 @@ import { gallop, setSize, setToBits, type DocSet } from './doc-set.js';
 import type { DocSetTable } from './doc-set-table.js';
 import type { ValueSets } from './value-sets.js';
 import { spend } from './work-budget.js';
+import { topAuthorNames } from './author-top-names.js';
 import { MAX_FACET_LIMIT } from '../facets/facet-params.js';
 import { compareCodePoints } from '../ordering/title-sort-key.js';
 
@@ -74,12 +75,13 @@ function multiValueCounts(values: ValueSets, set: DocSet, n: number): FacetBucke
 
 /**
  * The best `limit` author buckets (count descending, then name by code points) and the `null`
- * bucket: every name's count into one array (a pass over the name table, as for tasks), the
- * count of the `limit`-th best from a histogram, and strings made only for the names that can
- * be listed. Sorting every name would cost a string and a comparison sort per name.
+ * bucket: from the most prolific names down, stopping once no name left can make the list
+ * (author-top-names.ts); when names of one paper can, every name's count into one array (a pass
+ * over the name table), the count of the `limit`-th best from a histogram, and strings made only
+ * for the names that can be listed. Sorting every name would cost a string and a comparison sort per name.
  */
 function authorCounts(index: IndexData, set: DocSet, limit: number): FacetBucket[] {
-  return authorFacetAcross([{ index, set }], limit);
+  return topAuthorNames(index, set, limit) ?? authorFacetAcross([{ index, set }], limit);
 }
 
 /**

@@ -100,6 +100,14 @@ describe('facets', () => {
     const withNull = JSON.parse((await get('/papers/?facets=author&facet_null=1&facet_limit=1000')).body) as FacetedPage;
     expect(withNull.facets['author']!.at(-1)).toEqual({ value: null, count: 1 });
     expect(withNull.facets['author']).toHaveLength(6);
+    // Over a match set: names of one paper in it count 1, the others are not listed.
+    const matched = JSON.parse((await get('/papers/?author=ana|zoe&facets=author&facet_null=1&facet_limit=10')).body) as FacetedPage;
+    expect(matched.facets['author']).toEqual([
+      { value: 'Zoë Ada', count: 2 },
+      { value: 'Ana Ng', count: 1 },
+      { value: 'Bo Li', count: 1 },
+      { value: 'Émile Roux', count: 1 },
+    ]);
     // Filtering by a bucket finds exactly its count; `author=` (words, folded) finds more.
     const exact = JSON.parse((await get(`/papers/?author_name=${encodeURIComponent('Bo Li')}&facets=author`)).body) as FacetedPage;
     expect(exact.count).toBe(2);

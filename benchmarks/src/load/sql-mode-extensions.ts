@@ -63,17 +63,23 @@ async function timeExport(port: number, serverPid: number, query: string, coding
   let bytes = 0;
   let papers = 0;
   let sampledAt = 0;
-  for await (const chunk of answer.body as unknown as AsyncIterable<Uint8Array>) {
-    bytes += chunk.length;
-    for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) papers++;
-    if (bytes - sampledAt > 8_000_000) {
-      sampledAt = bytes;
-      rssPeak = Math.max(rssPeak, rssOf(serverPid));
+  let status = String(answer.status);
+  try {
+    for await (const chunk of answer.body as unknown as AsyncIterable<Uint8Array>) {
+      bytes += chunk.length;
+      for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) papers++;
+      if (bytes - sampledAt > 8_000_000) {
+        sampledAt = bytes;
+        rssPeak = Math.max(rssPeak, rssOf(serverPid));
+      }
     }
+  } catch {
+    // The server cuts an export whose page it could not read (the status was sent).
+    status += ', cut';
   }
   const seconds = (performance.now() - started) / 1000;
   console.log(
-    `| ${query} | ${coding} | ${answer.status} | ${papers.toLocaleString('en-US')} | ${(bytes / 1e6).toFixed(0)} | ${seconds.toFixed(2)} | ${(bytes / 1e6 / seconds).toFixed(0)} | ${rssBefore.toFixed(0)} → ${rssPeak.toFixed(0)} |`,
+    `| ${query} | ${coding} | ${status} | ${papers.toLocaleString('en-US')} | ${(bytes / 1e6).toFixed(0)} | ${seconds.toFixed(2)} | ${(bytes / 1e6 / seconds).toFixed(0)} | ${rssBefore.toFixed(0)} → ${rssPeak.toFixed(0)} |`,
   );
 }
 

@@ -3,12 +3,16 @@ import type { ListRequest } from '../query/parse-list-query.js';
 import { projectFields } from '../query/project-fields.js';
 import { positionOf } from '../pagination/cursor.js';
 import { concatBytes } from './bytes.js';
+import { refusalCode } from '../source-errors.js';
 import type { OrderKey, PaperQuery, PaperSource, SourceCallOptions } from '../source.js';
 
 /** Papers asked of the source at a time: one chunk of the stream (about 1.3 MB of JSON). */
 export const EXPORT_PAGE = 1000;
 
 const NEWLINE = new Uint8Array([0x0a]);
+
+/** The pause before a refused page is asked for again. */
+const RETRY_PAUSE_MS = 200;
 
 /**
  * Every paper matching a list request, one JSON object per line, in its ordering: a cursor walk
@@ -30,6 +34,14 @@ export async function exportLines(
     const query: PaperQuery = { terms: list.terms, filters: list.filters, ordering: list.ordering, offset: 0, limit: EXPORT_PAGE, ...(after === undefined ? {} : { after }) };
     return call((options) => source.list(query, options));
   };
+  // A later page refused (over its budget, the source busy) is asked for once more after a pause:
+  // one slow moment should not cut an export that has been streaming for a while.
+  const laterPage = (after: PaperQuery['after']) =>
+    pageAfter(after).catch(async (error: unknown) => {
+      if (refusalCode(error) === null) throw error;
+      await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS));
+      return pageAfter(after);
+    });
   const first = await pageAfter(undefined);
   return (async function* () {
     let coming = Promise.resolve(first);
@@ -37,7 +49,7 @@ export async function exportLines(
       const { results } = await coming;
       const last = results.length === EXPORT_PAGE ? results[results.length - 1]! : null;
       if (last !== null) {
-        coming = pageAfter(positionOf(toPaper(last), keys));
+        coming = laterPage(positionOf(toPaper(last), keys));
         // Its failure is thrown when it is awaited; until then (or if the reader stops first) it is not unhandled.
         coming.catch(() => {});
       }

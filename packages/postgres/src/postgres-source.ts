@@ -39,6 +39,8 @@ import { CatalogueCache, countKey, resolveTerms } from './term-resolver.js';
 import { callDeadline, untilAborted } from './statement-timeout.js';
 import { isUnstorable } from './unstorable-text.js';
 import { annotationsOfRow, annotationsStatement, type AnnotationsRow } from './annotations-sql.js';
+import { defaultMergeThreads, MergePool } from './merge-thread/merge-pool.js';
+import { mergeInThread, type MergePostings } from './posting-merge.js';
 import { facetFactsOf, listFromPostings, matchingOrdinals, postingsAnswer, postingsMatchable, warmCatalogue, type PostingsContext } from './postings-list.js';
 import { factFacets } from './facet-facts.js';
 import { needsFacetFacts } from './fact-filters.js';
@@ -117,6 +119,13 @@ export interface PostgresSourceOptions {
    * connection of the pool must be the requests' (a test of the pool's queue).
    */
   warmUp?: boolean;
+  /**
+   * Worker threads that decode and merge posting lists (the CPU-heavy half of a search in the
+   * SQL mode), so that the event loop only does I/O; started on first use, ended by `close()`.
+   * Default: one per core but one (`os.availableParallelism() - 1`), at least 1. `0` merges on
+   * the event loop itself, as the source did before the threads (tests, single-core hosts).
+   */
+  mergeThreads?: number;
 }
 
 /** A {@link PaperSource} over PostgreSQL, with the schema's upkeep at hand. */
@@ -133,7 +142,7 @@ export interface PostgresSource extends WritableSource {
   migrate(): Promise<MigrateResult>;
   /** Imports papers on the primary (see {@link importPapers}); the version is refreshed afterwards. */
   importPapers(papers: ImportInput, options?: Omit<ImportOptions, 'schema'>): Promise<ImportResult>;
-  /** Nothing to release: the pools belong to the caller, who ends them. */
+  /** Ends the merge threads (see `mergeThreads`); the database pools belong to the caller, who ends them. */
   close(): Promise<void>;
 }
 
@@ -194,6 +203,9 @@ export async function createPostgresSource(options: PostgresSourceOptions): Prom
     },
   });
   await assertMigrated(readDb, names.schema);
+  // Threads start on a first merge: a source that never searches its lists runs none.
+  const mergePool = resolved.mergeThreads === 0 ? null : new MergePool(resolved.mergeThreads);
+  const merge: MergePostings = mergePool?.merge ?? mergeInThread;
 
   let version = '';
   let fetchedAt = 0;
@@ -361,6 +373,7 @@ export async function createPostgresSource(options: PostgresSourceOptions): Prom
     shared: (text, params) => runner.sharedRows(text, params, SHARED_COUNT_TIMEOUT_MS),
     page: (statement, name) => runner.rows(statement.text, statement.params, signal, `${name}_${statementTag}`),
     cacheBytes: resolved.postingsCacheBytes,
+    merge,
     signal,
   });
 
@@ -478,7 +491,7 @@ export async function createPostgresSource(options: PostgresSourceOptions): Prom
       await refreshVersion().catch(() => {});
       return result;
     },
-    close: () => Promise.resolve(),
+    close: () => mergePool?.close() ?? Promise.resolve(),
   };
 }
 
@@ -501,6 +514,7 @@ interface ResolvedOptions {
   shedAfterMs: number | undefined;
   postingsCacheBytes: number;
   warmUp: boolean;
+  mergeThreads: number;
 }
 
 function resolveOptions(options: PostgresSourceOptions): ResolvedOptions {
@@ -545,6 +559,10 @@ function resolveOptions(options: PostgresSourceOptions): ResolvedOptions {
   if (!(Number.isSafeInteger(postingsCacheBytes) && postingsCacheBytes >= 0)) {
     fail('invalid-postings-cache', `"postingsCacheBytes" must be a non-negative integer, got ${String(options.postingsCacheBytes)}`);
   }
+  const mergeThreads = options.mergeThreads ?? defaultMergeThreads();
+  if (!(Number.isSafeInteger(mergeThreads) && mergeThreads >= 0)) {
+    fail('invalid-merge-threads', `"mergeThreads" must be a non-negative integer, got ${String(options.mergeThreads)}`);
+  }
   const warmUp = options.warmUp ?? true;
   if (typeof warmUp !== 'boolean') fail('invalid-warm-up', `"warmUp" must be true or false, got ${JSON.stringify(warmUp)}`);
   return {
@@ -552,6 +570,7 @@ function resolveOptions(options: PostgresSourceOptions): ResolvedOptions {
     readDb: options.readDb ?? options.db,
     postingsCacheBytes,
     warmUp,
+    mergeThreads,
     names: schemaNames(options.schema ?? DEFAULT_SCHEMA),
     statementTimeoutMs: timeout,
     count,

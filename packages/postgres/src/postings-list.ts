@@ -10,7 +10,7 @@ import { bestCandidates, intersect, scoreMatches } from './posting-query.js';
 import type { SchemaNames } from './schema.js';
 import { untilAborted } from './statement-timeout.js';
 import type { CatalogueCache } from './term-resolver.js';
-import { readFacts, readSubstringPostings, readTermPostings, StalePostingsError, type PaperFacts, type RunStatement, type TermPostings } from './term-postings.js';
+import { readFacts, readSubstringPostings, readTermPostings, StalePostingsError, type MergePostings, type PaperFacts, type RunStatement, type TermPostings } from './term-postings.js';
 import { MAX_DICTIONARY_WORD } from './text-columns.js';
 
 /** What answering from the posting lists needs from the source. */
@@ -22,6 +22,8 @@ export interface PostingsContext {
   page: <R>(statement: Statement, name: string) => Promise<R[]>;
   /** Most bytes of merged posting lists kept per catalogue version. */
   cacheBytes: number;
+  /** Decodes and merges a term's lists: on the merge threads, or in this one (`mergeThreads: 0`). */
+  merge: MergePostings;
   signal: AbortSignal | undefined;
 }
 
@@ -196,7 +198,7 @@ function termPostings(context: PostingsContext, cache: CatalogueCache, prefix: s
     postings.set(prefix, entry);
     return untilAborted(entry, context.signal);
   }
-  entry = readTermPostings(context.names, prefix, version, context.shared);
+  entry = readTermPostings(context.names, prefix, version, context.shared, context.merge);
   postings.set(prefix, entry);
   entry.then(
     (read) => {
@@ -231,7 +233,7 @@ function substringMatches(context: PostingsContext, cache: CatalogueCache, field
   let entry = cache.substrings.get(key);
   if (entry === undefined) {
     entry = (async () => {
-      const [candidates, facts] = await Promise.all([readSubstringPostings(context.names, needle, version, context.shared), paperFacts(context, cache, version)]);
+      const [candidates, facts] = await Promise.all([readSubstringPostings(context.names, needle, version, context.shared, context.merge), paperFacts(context, cache, version)]);
       if (candidates === null) throw new StalePostingsError(`paperlist: "${needle}" is in too many words to read their lists`);
       const flag = field === 'title' ? RECHECK_TITLE : RECHECK_ABSTRACT;
       const counts = field === 'title' ? candidates.titleAll : candidates.abstractAll;

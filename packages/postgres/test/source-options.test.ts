@@ -111,6 +111,8 @@ describe('postgres source on PGlite', () => {
     [{ count: { mode: 'guess' } }, 'invalid-count'],
     [{ jit: 'yes' }, 'invalid-jit'],
     [{ warmUp: 'yes' }, 'invalid-warm-up'],
+    [{ mergeThreads: -1 }, 'invalid-merge-threads'],
+    [{ mergeThreads: 1.5 }, 'invalid-merge-threads'],
     [{ versionTtlMs: -1 }, 'invalid-version-ttl'],
     [{ shedAfterMs: -1 }, 'invalid-shed-after'],
     [{ shedAfterMs: Number.NaN }, 'invalid-shed-after'],

@@ -21,7 +21,9 @@ const [url, schema, budgetArg, pathsFile] = process.argv.slice(2) as [string, st
 const budgetMs = Number(budgetArg);
 // Ten connections for ten clients: each request holds at most two at once (count beside idfs).
 const pool = new pg.Pool({ connectionString: url, max: 10 });
-const source = await createPostgresSource({ db: pool as unknown as Queryable, schema, statementTimeoutMs: budgetMs });
+// PAPERLIST_MERGE_THREADS sets the source's `mergeThreads` (its default otherwise): to compare them in one session.
+const threads = process.env['PAPERLIST_MERGE_THREADS'];
+const source = await createPostgresSource({ db: pool as unknown as Queryable, schema, statementTimeoutMs: budgetMs, ...(threads === undefined ? {} : { mergeThreads: Number(threads) }) });
 
 // Distinct searches of 1–3 title words in every ordering, pages 1–3 (a page past the end is a
 // 404, counted apart), and one request in ten a `title=` or `abstract=` filter (trigram index).

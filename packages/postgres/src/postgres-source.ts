@@ -39,7 +39,7 @@ import { CatalogueCache, countKey, resolveTerms } from './term-resolver.js';
 import { callDeadline, untilAborted } from './statement-timeout.js';
 import { isUnstorable } from './unstorable-text.js';
 import { annotationsOfRow, annotationsStatement, type AnnotationsRow } from './annotations-sql.js';
-import { defaultMergeThreads, MergePool } from './merge-thread/merge-pool.js';
+import { MergePool } from './merge-thread/merge-pool.js';
 import { mergeInThread, type MergePostings } from './posting-merge.js';
 import { facetFactsOf, listFromPostings, matchingOrdinals, postingsAnswer, postingsMatchable, warmCatalogue, type PostingsContext } from './postings-list.js';
 import { factFacets } from './facet-facts.js';
@@ -122,8 +122,10 @@ export interface PostgresSourceOptions {
   /**
    * Worker threads that decode and merge posting lists (the CPU-heavy half of a search in the
    * SQL mode), so that the event loop only does I/O; started on first use, ended by `close()`.
-   * Default: one per core but one (`os.availableParallelism() - 1`), at least 1. `0` merges on
-   * the event loop itself, as the source did before the threads (tests, single-core hosts).
+   * Default `0`: merged on the event loop itself. On a 2-core host shared with PostgreSQL a
+   * thread cost throughput (docs/postgres.md: 175 against 234 req/s) while it shortened the event
+   * loop's longest stalls; try `os.availableParallelism() - 1` where
+   * the database has cores of its own.
    */
   mergeThreads?: number;
 }
@@ -559,7 +561,7 @@ function resolveOptions(options: PostgresSourceOptions): ResolvedOptions {
   if (!(Number.isSafeInteger(postingsCacheBytes) && postingsCacheBytes >= 0)) {
     fail('invalid-postings-cache', `"postingsCacheBytes" must be a non-negative integer, got ${String(options.postingsCacheBytes)}`);
   }
-  const mergeThreads = options.mergeThreads ?? defaultMergeThreads();
+  const mergeThreads = options.mergeThreads ?? 0;
   if (!(Number.isSafeInteger(mergeThreads) && mergeThreads >= 0)) {
     fail('invalid-merge-threads', `"mergeThreads" must be a non-negative integer, got ${String(options.mergeThreads)}`);
   }

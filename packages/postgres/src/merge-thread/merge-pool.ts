@@ -1,13 +1,7 @@
-import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { RawPostingList, TermPostings } from '../posting-merge.js';
 import type { MergeReply, MergeRequest } from './merge-messages.js';
 import { mergeWorkerScript } from './merge-worker-script.js';
-
-/** The default number of merge threads: one per core but the event loop's, at least one. */
-export function defaultMergeThreads(): number {
-  return Math.max(1, availableParallelism() - 1);
-}
 
 interface Pending {
   resolve: (postings: TermPostings) => void;

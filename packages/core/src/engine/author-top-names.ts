@@ -45,6 +45,11 @@ function rankingOf(index: IndexData): NameRanking {
   return ranking;
 }
 
+/** Documents with at least one author name (derived once per index with the ranking). */
+export function namedDocuments(index: IndexData): number {
+  return rankingOf(index).named;
+}
+
 /**
  * The best `limit` author buckets of one index's matches (count descending, then name by code
  * points) and the `null` bucket. Names are counted most papers first, and counting stops at the

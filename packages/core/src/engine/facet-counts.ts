@@ -1,11 +1,11 @@
 import type { FacetBucket, FacetCounts, FacetField } from '../facets/facet-types.js';
 import type { IndexData } from './builder.js';
-import { bitsetWords, countBits, popcount32 } from './bits.js';
+import { countBits, popcount32 } from './bits.js';
 import { gallop, setSize, setToBits, type DocSet } from './doc-set.js';
 import type { DocSetTable } from './doc-set-table.js';
 import type { ValueSets } from './value-sets.js';
 import { spend } from './work-budget.js';
-import { topAuthorNames } from './author-top-names.js';
+import { namedDocuments, topAuthorNames } from './author-top-names.js';
 import { MAX_FACET_LIMIT } from '../facets/facet-params.js';
 import { compareCodePoints } from '../ordering/title-sort-key.js';
 
@@ -134,7 +134,7 @@ export function authorFacetAcross(parts: readonly { index: IndexData; set: DocSe
 function nameCounts(index: IndexData, set: DocSet): { counts: Uint32Array; none: number } {
   const table = index.authorNames.docs;
   const { df, docsAt, dense, listDocs, bitsets, wordsPerSet } = table;
-  if (set.kind === 'all') return { counts: df.slice(), none: index.n - docsWithNames(index) };
+  if (set.kind === 'all') return { counts: df.slice(), none: index.n - namedDocuments(index) };
   const bits = set.kind === 'bits' ? set.bits : setToBits(set, index.n);
   const counts = new Uint32Array(table.size);
   // The set's documents that hold a name.
@@ -163,23 +163,6 @@ function nameCounts(index: IndexData, set: DocSet): { counts: Uint32Array; none:
     counts[i] = count;
   }
   return { counts, none: setSize(set) - countBits(holds) };
-}
-
-/** Documents with at least one author name, counted once per index. */
-const namedDocs = new WeakMap<IndexData['authorNames'], number>();
-function docsWithNames(index: IndexData): number {
-  let count = namedDocs.get(index.authorNames);
-  if (count === undefined) {
-    const { df, docsAt, dense, listDocs, bitsets, wordsPerSet, size } = index.authorNames.docs;
-    const holds = new Uint32Array(bitsetWords(index.n));
-    for (let i = 0; i < size; i++) {
-      if (dense[i] === 1) for (let w = 0; w < wordsPerSet; w++) holds[w]! |= bitsets[docsAt[i]! * wordsPerSet + w]!;
-      else for (let k = docsAt[i]!, end = k + df[i]!; k < end; k++) holds[listDocs[k]! >>> 5]! |= 1 << (listDocs[k]! & 31);
-    }
-    count = countBits(holds);
-    namedDocs.set(index.authorNames, count);
-  }
-  return count;
 }
 
 /** How many documents of `set` hold at least one value of `table` (marked in one pass over the table). */

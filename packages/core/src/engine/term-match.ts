@@ -23,6 +23,7 @@ import { charSet } from './substring/field-text.js';
 import { uint32Array } from './alloc.js';
 import { spend } from './work-budget.js';
 import { findArxivDocs } from './arxiv-lookup.js';
+import { rangeUnions } from './range-union-cache.js';
 
 /** What one search term matches, and what scoring it later needs. */
 export interface TermMatch {
@@ -58,7 +59,8 @@ export function matchTerm(index: IndexData, join: PhraseJoin, term: SearchTerm, 
   if (term.words.length === 1) {
     // A single letter or digit: its documents are kept, not made from tens of thousands of words.
     const short = last.length === 1 ? charSet(last.charCodeAt(0)) : -1;
-    match.set = addDocs(short >= 0 ? index.shortPrefixes.set(short) : unionRange(index, from, to), arxivDocs);
+    const words = short >= 0 ? index.shortPrefixes.set(short) : to - from < 2 ? unionRange(index, from, to) : rangeUnions.union(index, from, to, () => unionRange(index, from, to));
+    match.set = addDocs(words, arxivDocs);
     return match;
   }
 

@@ -127,6 +127,12 @@ export interface PaperPage {
    * (one copy for the whole page). They must be exactly the papers of `results`, in order.
    */
   resultsJson?: Uint8Array;
+  /**
+   * Optional, with `resultsJson`: the buffer under the `resultsJson` view belongs to this answer
+   * alone, and the bytes around the view are free. The handler may then write the rest of the
+   * body around the results, in that buffer, instead of copying the page into a new one.
+   */
+  resultsJsonOwned?: boolean;
   /** When the query asked for facets: their counts over every match (see `FacetCounts`). */
   facets?: FacetCounts;
 }

@@ -1,4 +1,3 @@
-import type { PaperStore } from './paper-store.js';
 import { readJsonString } from './paper-store.js';
 
 /**
@@ -8,25 +7,36 @@ import { readJsonString } from './paper-store.js';
  * without a copy.
  */
 export interface PageJson {
+  /**
+   * A view of its own buffer, which has {@link PAGE_ROOM_BEFORE} free bytes before the view and
+   * {@link PAGE_ROOM_AFTER} after it: the handler writes the rest of the body there instead of
+   * copying the page into a new one.
+   */
   json: Uint8Array;
   /** Paper `i` is `json[starts[i], starts[i + 1] - 1)` (the byte before the next start is a comma, or the end). */
   starts: Uint32Array;
   ids: string[];
 }
 
-/** Gathers the JSON of documents `docs` (in that order). */
-export function pageJson(store: PaperStore, docs: Uint32Array): PageJson {
-  const k = docs.length;
+/** Room for `{"count":…,"next":"…","previous":"…","results":[` (two links: longer ones are copied instead). */
+export const PAGE_ROOM_BEFORE = 1024;
+/** Room for `]}` and a small `"facets"` object. */
+export const PAGE_ROOM_AFTER = 256;
+
+/** Gathers the JSON of `k` papers, paper `i` being `jsonOf(i)` (a view of a store: it is copied). */
+export function gatherPageJson(k: number, jsonOf: (i: number) => Uint8Array): PageJson {
+  const papers = new Array<Uint8Array>(k);
   let total = k > 0 ? k - 1 : 0;
-  for (let i = 0; i < k; i++) total += store.length[docs[i]!]!;
-  const json = new Uint8Array(total);
+  for (let i = 0; i < k; i++) total += (papers[i] = jsonOf(i)).byteLength;
+  const buffer = new Uint8Array(PAGE_ROOM_BEFORE + total + PAGE_ROOM_AFTER);
+  const json = buffer.subarray(PAGE_ROOM_BEFORE, PAGE_ROOM_BEFORE + total);
   const starts = new Uint32Array(k + 1);
   const ids = new Array<string>(k);
   let at = 0;
   for (let i = 0; i < k; i++) {
     if (i > 0) json[at++] = 0x2c;
     starts[i] = at;
-    const paper = store.json(docs[i]!);
+    const paper = papers[i]!;
     json.set(paper, at);
     ids[i] = readJsonString(paper, 6);
     at += paper.byteLength;

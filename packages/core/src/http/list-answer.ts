@@ -15,7 +15,7 @@ import { fieldErrorsResponse } from './field-errors-response.js';
 import type { ResolvedHandlerOptions } from './handler-options.js';
 import type { Representation } from './negotiate.js';
 import { linkOrigin } from './request-parts.js';
-import { concatBytes } from './bytes.js';
+import { concatBytes, joinAround } from './bytes.js';
 import { CONTRACT_HEADERS, encodeUtf8, jsonResponse } from './respond.js';
 import type { PapersRequest, PapersResponse } from './types.js';
 
@@ -88,16 +88,18 @@ export async function listPapers(
     return htmlResponse(200, renderListPage(view), isHead, cacheHeaders);
   }
   const links = buildPageLinks(context, page, lastPage);
-  const chunks: Uint8Array[] = [
-    encodeUtf8(`{"count":${count},"next":${JSON.stringify(links.next)},"previous":${JSON.stringify(links.previous)},"results":[`),
-  ];
-  if (list.fields === null && list.highlight === null && resultsJson !== undefined) chunks.push(resultsJson);
-  else {
-    results.forEach((paper, i) => {
-      if (i > 0) chunks.push(COMMA);
-      chunks.push(paperJson(paper, list));
-    });
+  const head = encodeUtf8(`{"count":${count},"next":${JSON.stringify(links.next)},"previous":${JSON.stringify(links.previous)},"results":[`);
+  if (list.fields === null && list.highlight === null && resultsJson !== undefined) {
+    // The page as the source encoded it; in its own buffer when the source leaves room around it.
+    const tail = close(answer);
+    const inPlace = answer.resultsJsonOwned === true ? joinAround(head, resultsJson, tail) : null;
+    return jsonResponse(200, inPlace ?? concatBytes([head, resultsJson, tail]), isHead, cacheHeaders);
   }
+  const chunks: Uint8Array[] = [head];
+  results.forEach((paper, i) => {
+    if (i > 0) chunks.push(COMMA);
+    chunks.push(paperJson(paper, list));
+  });
   chunks.push(close(answer));
   return jsonResponse(200, concatBytes(chunks), isHead, cacheHeaders);
 }

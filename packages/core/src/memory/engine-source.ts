@@ -139,7 +139,10 @@ export class EngineSource implements MemorySource {
     const { json, starts, ids } = page;
     const results = new Array<EncodedPaper>(ids.length);
     for (let i = 0; i < ids.length; i++) results[i] = new EncodedPaper(ids[i]!, json.subarray(starts[i]!, starts[i + 1]! - 1));
-    return facets === undefined ? { count, results, resultsJson: json } : { count, results, resultsJson: json, facets };
+    // The page's buffer is this answer's own (see `PageJson`): the handler writes the body around it.
+    const answer: PaperPage = { count, results, resultsJson: json, resultsJsonOwned: true };
+    if (facets !== undefined) answer.facets = facets;
+    return answer;
   }
 
   async get(id: string) {

@@ -1,10 +1,10 @@
 import { Worker } from 'node:worker_threads';
 import type { IndexData } from '../engine/builder.js';
 import { indexFromParts, indexParts, type IndexParts } from '../engine/index-parts.js';
-import type { Segment } from '../segments/segment.js';
 import type { Paper } from '../paper.js';
 import type { AnnotationMap } from '../annotations/annotations.js';
-import type { BuilderData, FromBuilder, ToBuilder } from '../threads/build-messages.js';
+import type { BuilderData, ToBuilder } from '../threads/build-messages.js';
+import { BuilderInbox } from '../threads/builder-inbox.js';
 import { buildWorkerScript } from '../threads/worker-script.js';
 import { TokenizingThread } from './parallel-build.js';
 import type { DeltaWarmUp } from '../threads/delta-warm-up.js';
@@ -24,7 +24,7 @@ const MAX_IN_FLIGHT = 8;
  */
 export async function buildOnThread(papers: Iterable<Paper> | AsyncIterable<Paper>, annotations?: AnnotationMap, buildThreads: 1 | 2 = 1): Promise<IndexData> {
   const worker = new Worker(buildWorkerScript(), { name: 'paperlist-build', workerData: { role: 'build' } satisfies BuilderData });
-  const inbox = new Inbox(worker);
+  const inbox = new BuilderInbox(worker);
   const tokenizing = buildThreads === 2 ? new TokenizingThread(worker) : null;
   try {
     let batch: Paper[] = [];
@@ -63,32 +63,13 @@ export async function buildOnThread(papers: Iterable<Paper> | AsyncIterable<Pape
 }
 
 /**
- * One index of the live papers of `segments` (a merge), built on a worker thread that reads
- * them from the segments' shared memory itself: the calling thread sends references and waits,
- * so a merge of a million papers takes nothing from the thread that serves requests.
- */
-export async function mergeOnThread(segments: readonly Segment[]): Promise<IndexData> {
-  const worker = new Worker(buildWorkerScript(), { name: 'paperlist-merge', workerData: { role: 'merge' } satisfies BuilderData });
-  const inbox = new Inbox(worker);
-  try {
-    worker.postMessage({ type: 'segments', segments: segments.map(({ index, live }) => ({ parts: indexParts(index, 'keep'), live })) } satisfies ToBuilder);
-    await inbox.expect('added');
-    worker.postMessage({ type: 'finish' } satisfies ToBuilder);
-    const built = await inbox.expect('built');
-    return indexFromParts(built.parts);
-  } finally {
-    await worker.terminate();
-  }
-}
-
-/**
  * A building thread kept for the small indexes of write batches (deltas), one after another:
  * starting a thread costs more than building a delta, and a delta built here would hold the
  * thread that serves requests for tens of milliseconds per thousand papers.
  */
 export class DeltaBuilder {
   private worker: Worker | null = null;
-  private inbox: Inbox | null = null;
+  private inbox: BuilderInbox | null = null;
   /** Builds wait for the one before (the writer applies one batch at a time anyway). */
   private last: Promise<unknown> = Promise.resolve();
   /** The warm-up builds of a thread just started (see {@link start}); the first batch stops them, and waits for the one under way. */
@@ -118,7 +99,7 @@ export class DeltaBuilder {
   start(from: IndexParts | null = null, after: Promise<void> = Promise.resolve()): Promise<void> {
     if (this.worker !== null) return this.warm;
     const worker = new Worker(buildWorkerScript(), { name: 'paperlist-delta', workerData: { role: 'delta' } satisfies BuilderData });
-    const inbox = new Inbox(worker);
+    const inbox = new BuilderInbox(worker);
     this.worker = worker;
     this.inbox = inbox;
     worker.unref();
@@ -186,33 +167,3 @@ export class DeltaBuilder {
 /** Builds the delta thread makes when it starts, and papers in each (see `delta-warm-up.ts`). */
 const WARM_UP_ROUNDS = 10;
 const WARM_UP_PAPERS = 300;
-
-/** The building thread's messages in order, with its crash or exit as a failure. */
-class Inbox {
-  private readonly queue: FromBuilder[] = [];
-  private waiting: ((message: FromBuilder) => void) | null = null;
-
-  constructor(worker: Worker) {
-    const deliver = (message: FromBuilder) => {
-      const waiting = this.waiting;
-      this.waiting = null;
-      if (waiting !== null) waiting(message);
-      else this.queue.push(message);
-    };
-    worker.on('message', deliver);
-    worker.on('error', (error) => deliver({ type: 'failed', name: error.name, message: error.message }));
-    worker.on('exit', (code) => deliver({ type: 'failed', name: 'Error', message: `paperlist: the index-building thread exited with code ${code}` }));
-  }
-
-  /** The next message, which must be of `type`; a failure is thrown as the thread's error. */
-  async expect<T extends FromBuilder['type']>(type: T): Promise<Extract<FromBuilder, { type: T }>> {
-    const message = this.queue.shift() ?? (await new Promise<FromBuilder>((resolve) => (this.waiting = resolve)));
-    if (message.type === 'failed') {
-      const error = new Error(message.message);
-      error.name = message.name;
-      throw error;
-    }
-    if (message.type !== type) throw new Error(`paperlist: the index-building thread answered ${message.type}, expected ${type}`);
-    return message as Extract<FromBuilder, { type: T }>;
-  }
-}

@@ -9,7 +9,8 @@ import { readSnapshot, writeSnapshot } from '../snapshot/snapshot-file.js';
 import { EnginePool } from '../threads/engine-pool.js';
 import { buildFrom, type PaperStream } from './build-from-stream.js';
 import { resolveBuildThreads } from './parallel-build.js';
-import { DeltaBuilder, mergeOnThread } from './build-on-thread.js';
+import { DeltaBuilder } from './build-on-thread.js';
+import { MergeThreads } from './merge-threads.js';
 import { wholeSegment, type Segment } from '../segments/segment.js';
 import { buildIndex } from './build-index.js';
 import { EngineSource } from './engine-source.js';
@@ -187,13 +188,16 @@ class NodeEngineSource extends EngineSource implements IndexedMemorySource {
     return this.deltas[part % this.deltas.length]!.build(papers, annotations);
   }
 
+  /** Threads that build merged indexes, kept between merges (see `MergeThreads`). */
+  private readonly mergeThreads = new MergeThreads();
+
   override async close(): Promise<void> {
-    await Promise.all([super.close(), ...this.deltas.map((deltas) => deltas.close())]);
+    await Promise.all([super.close(), ...this.deltas.map((deltas) => deltas.close()), this.mergeThreads.close()]);
   }
 
   /** Merges are built on a thread of their own, which reads the segments' shared memory. */
   protected override buildMerged(from: readonly Segment[]): Promise<IndexData> {
-    return mergeOnThread(from);
+    return this.mergeThreads.merge(from);
   }
 
   protected override mergeFailed(error: unknown): void {
@@ -209,7 +213,7 @@ class NodeEngineSource extends EngineSource implements IndexedMemorySource {
   async save(path: string): Promise<void> {
     const segments = this.segments;
     const version = this.fixedVersion;
-    const only = segments.length === 1 && segments[0]!.live === null ? segments[0]!.index : await mergeOnThread(segments);
+    const only = segments.length === 1 && segments[0]!.live === null ? segments[0]!.index : await this.mergeThreads.merge(segments);
     return writeSnapshot(path, indexParts(only), { version });
   }
 }

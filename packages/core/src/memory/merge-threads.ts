@@ -4,6 +4,7 @@ import { indexFromParts, indexParts } from '../engine/index-parts.js';
 import type { Segment } from '../segments/segment.js';
 import type { BuilderData, ToBuilder } from '../threads/build-messages.js';
 import { BuilderInbox } from '../threads/builder-inbox.js';
+import { MAX_MERGES_AT_ONCE } from './segment-merger.js';
 import { buildWorkerScript } from '../threads/worker-script.js';
 
 interface MergeThread {
@@ -17,8 +18,8 @@ interface MergeThread {
  * a thread started per merge loaded and compiled the engine's code each time, and ran the
  * builder unoptimized (its first builds are three to five times slower than later ones), all
  * of it CPU taken from the queries. A thread that is done goes back to the idle ones, up to
- * `keep` of them; merges that overlap (a full merge and one of the newest deltas) get a thread
- * each. Idle threads never keep the process alive.
+ * `keep` of them; merges that overlap (a full merge and one of the newest deltas: the merger runs
+ * at most `MAX_MERGES_AT_ONCE`) get a thread each. Idle threads never keep the process alive.
  */
 export class MergeThreads {
   private readonly idle: MergeThread[] = [];
@@ -26,7 +27,7 @@ export class MergeThreads {
   private closed = false;
 
   /** @param keep idle threads kept for the next merges (more are stopped when done) */
-  constructor(private readonly keep = 2) {}
+  constructor(private readonly keep = MAX_MERGES_AT_ONCE) {}
 
   /** One index of the live papers of `segments`, built on a thread that reads them from their shared memory itself. */
   async merge(segments: readonly Segment[]): Promise<IndexData> {

@@ -17,6 +17,15 @@ export interface MergeTarget {
   failed(error: unknown): void;
 }
 
+/**
+ * Merges under way at most. During a stream of small batches, merges of the newest deltas
+ * (at the lowest priority, so slow while queries run) were started faster than they ended:
+ * each more was a thread, its code compiled again, all of it CPU the queries needed. Past
+ * this many, the next merge is planned when one ends, over the segments as they are then
+ * (a larger tier, the same work in fewer merges). `MergeThreads` keeps as many threads.
+ */
+export const MAX_MERGES_AT_ONCE = 2;
+
 interface Running {
   from: readonly Segment[];
   ids: ReadonlySet<number>;
@@ -55,9 +64,9 @@ export class SegmentMerger {
     return this.running.size === 0 ? Promise.resolve() : new Promise((resolve) => this.waiting.push(resolve));
   }
 
-  /** Starts every merge the policy asks for now. */
+  /** Starts every merge the policy asks for now, up to {@link MAX_MERGES_AT_ONCE} under way. */
   private consider(): void {
-    for (;;) {
+    while (this.running.size < MAX_MERGES_AT_ONCE) {
       const segments = this.target.current();
       const busy = (segment: Segment) => [...this.running].some((merge) => merge.ids.has(segment.id));
       const range = nextMerge(segments, busy, this.policy);
@@ -84,6 +93,7 @@ export class SegmentMerger {
       this.target.failed(error);
     } finally {
       this.running.delete(merge);
+      // After a failed or dropped merge the next write plans again (a failure is not retried in a loop).
       if (installed) this.consider();
       if (this.running.size === 0) for (const resolve of this.waiting.splice(0)) resolve();
     }

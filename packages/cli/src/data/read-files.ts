@@ -39,8 +39,9 @@ export async function* readCatalogFile(input: CatalogInput, options: ReadFileOpt
       // Loaded only for Parquet files: the reader and its codecs cost every other start 115 ms and 1.7 MB of heap.
       const { readParquetPapers } = await import('./parquet.js');
       yield* readParquetPapers(input.path, common);
+    } else {
+      yield* readCatalog(input.path, common);
     }
-    else yield* readCatalog(input.path, common);
   } catch (error) {
     throw fileError(error, input.name) ?? error;
   }

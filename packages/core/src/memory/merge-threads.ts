@@ -44,7 +44,7 @@ export class MergeThreads {
       return indexFromParts(built.parts);
     } finally {
       this.busy.delete(thread);
-      // A thread that failed (or whose source closed meanwhile) is not trusted with the next merge.
+      // A thread that failed is not trusted with the next merge; after `close()` none is kept.
       if (done && !this.closed && this.idle.length < this.keep) {
         thread.worker.unref();
         this.idle.push(thread);

@@ -15,7 +15,8 @@ import { venueKey } from '../filters/venue-key.js';
 import { keptAnnotations, methodSlugs, taskSlugs, type PaperAnnotations } from '../annotations/annotations.js';
 import { AnnotationStore } from './annotation-store.js';
 import { layoutTokens, sortVocabulary, type TokensElsewhere } from './token-layout.js';
-import { DEFER_TABLES_UP_TO, fieldTextsOf, suffixOrderOf, withDeferredTables, type IndexWithoutDeferred } from './deferred-tables.js';
+import { suffixOrder } from './suffix-order.js';
+import { DEFER_TABLES_UP_TO, fieldTextsOf, withDeferredTables, type IndexWithoutDeferred } from './deferred-tables.js';
 import type { IndexData } from './index-data.js';
 
 export type { IndexData };
@@ -183,7 +184,7 @@ export class IndexBuilder {
     const texts = this.deferTables ? fieldTextsOf(n, store) : { title: this.titleText.finish(order), abstract: this.abstractText.finish(order) };
     return {
       ...rest,
-      suffixOrder: sorted.suffixOrder ?? suffixOrderOf(vocabulary),
+      suffixOrder: sorted.suffixOrder ?? suffixOrder(vocabulary),
       titleText: texts.title,
       abstractText: texts.abstract,
       // On this thread, after the token half (it reads the postings and the field lengths): a few hundred ms at 498k.

@@ -50,7 +50,7 @@ export function withDeferredTables(rest: IndexWithoutDeferred): IndexData {
   const index = Object.defineProperties(
     { ...rest },
     {
-      suffixOrder: { enumerable: true, get: () => (order ??= suffixOrderOf(rest.vocabulary)) },
+      suffixOrder: { enumerable: true, get: () => (order ??= suffixOrder(rest.vocabulary)) },
       titleText: { enumerable: true, get: () => fieldTexts().title },
       abstractText: { enumerable: true, get: () => fieldTexts().abstract },
       commonWords: { enumerable: true, get: () => (common ??= commonWordFields(rest.n, rest.postings, rest.layout)) },
@@ -58,13 +58,6 @@ export function withDeferredTables(rest: IndexWithoutDeferred): IndexData {
   ) as IndexData;
   deferred.add(index);
   return index;
-}
-
-/** The suffix order of a sorted vocabulary (see `IndexData.suffixOrder`). */
-export function suffixOrderOf(vocabulary: Vocabulary): Uint32Array {
-  const words = new Array<string>(vocabulary.size);
-  for (let w = 0; w < words.length; w++) words[w] = vocabulary.word(w);
-  return suffixOrder(words);
 }
 
 /**

@@ -3,7 +3,7 @@ import type { FieldLengths } from '../search/relevance.js';
 import { Growable } from './growable.js';
 import { MAX_POSITION } from './postings.js';
 import { TokenStream, type TokenStreamParts } from './token-stream.js';
-import { WordTable } from './word-table.js';
+import { WordTable, type WordCodes } from './word-table.js';
 import { int32Array, uint32Array, uint8Array } from './alloc.js';
 
 /**
@@ -13,7 +13,7 @@ import { int32Array, uint32Array, uint8Array } from './alloc.js';
  */
 export interface TokenData {
   /** The build-time words, by build-time number. */
-  readonly words: string[];
+  readonly words: WordCodes;
   readonly stream: TokenStreamParts;
   /** Per build-time word number: the last paper that held it + 1, its papers, its positions. */
   readonly counts: Int32Array;
@@ -140,7 +140,7 @@ export class PaperTokenizer {
   finish(): TokenData {
     this.stream.seal();
     return {
-      words: this.table.words(),
+      words: this.table.codes(),
       stream: this.stream.parts(),
       counts: this.counts,
       lengths: this.lengths.array,

@@ -1,16 +1,18 @@
 import { uint32Array } from './alloc.js';
+import { sortByCodes } from './code-sort.js';
+import type { Vocabulary } from './vocabulary.js';
 
-/** Word numbers (of the sorted vocabulary `words`) ordered by each word read backwards. */
-export function suffixOrder(words: readonly string[]): Uint32Array {
-  const reversed = words.map((word, w) => ({ key: reverse(word), w }));
-  reversed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  const order = uint32Array(words.length);
-  for (let i = 0; i < reversed.length; i++) order[i] = reversed[i]!.w;
+/** Word numbers of `vocabulary` ordered by each word read backwards: the words ending with a suffix are then a range. */
+export function suffixOrder(vocabulary: Vocabulary): Uint32Array {
+  const size = vocabulary.size;
+  const starts = vocabulary.starts;
+  const spans = uint32Array(2 * size);
+  const order = uint32Array(size);
+  for (let w = 0; w < size; w++) {
+    spans[2 * w] = starts[w]!;
+    spans[2 * w + 1] = starts[w + 1]! - starts[w]!;
+    order[w] = w;
+  }
+  sortByCodes(order, vocabulary.chars, spans, true);
   return order;
-}
-
-function reverse(word: string): string {
-  let out = '';
-  for (let i = word.length - 1; i >= 0; i--) out += word[i];
-  return out;
 }

@@ -4,6 +4,7 @@ import { DocSetTable } from './doc-set-table.js';
 import { FieldLayout } from './field-layout.js';
 import { LAST, Postings, RANK_BLOCK_SHIFT, SKIP_SHIFT } from './postings.js';
 import type { TokenData } from './paper-tokens.js';
+import type { WordCodes } from './word-table.js';
 import { Vocabulary } from './vocabulary.js';
 import { CHAR_SETS } from './substring/field-text.js';
 import { int32Array, uint16Array, uint32Array, uint8Array } from './alloc.js';
@@ -51,14 +52,9 @@ export interface TokensElsewhere {
 }
 
 /** Sorts the build-time words (`TokenData.words`), and makes their suffix order unless `withSuffixOrder` is false (an index that defers it). */
-export function sortVocabulary(tableWords: readonly string[], withSuffixOrder = true): SortedVocabulary {
-  const sortedWords = tableWords.slice().sort();
-  const numberOf = new Map<string, number>();
-  for (let r = 0; r < sortedWords.length; r++) numberOf.set(sortedWords[r]!, r);
-  const renumber = uint32Array(tableWords.length);
-  for (let w = 0; w < tableWords.length; w++) renumber[w] = numberOf.get(tableWords[w]!)!;
-  numberOf.clear();
-  return { vocabulary: Vocabulary.fromSorted(sortedWords), suffixOrder: withSuffixOrder ? suffixOrder(sortedWords) : null, renumber };
+export function sortVocabulary(tableWords: WordCodes, withSuffixOrder = true): SortedVocabulary {
+  const { vocabulary, renumber } = Vocabulary.sort(tableWords);
+  return { vocabulary, suffixOrder: withSuffixOrder ? suffixOrder(vocabulary) : null, renumber };
 }
 
 /** Lays out what the tokens make, documents numbered by `order`. */

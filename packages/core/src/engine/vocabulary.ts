@@ -1,4 +1,6 @@
 import { uint16Array, uint32Array } from './alloc.js';
+import { sortByCodes } from './code-sort.js';
+import type { WordCodes } from './word-table.js';
 
 /**
  * The sorted vocabulary of an index: every distinct folded word, sorted by UTF-16 code unit,
@@ -14,21 +16,31 @@ export class Vocabulary {
     readonly starts: Uint32Array,
   ) {}
 
-  /** A vocabulary of already sorted, distinct words. */
-  static fromSorted(words: readonly string[]): Vocabulary {
-    let total = 0;
-    for (const word of words) total += word.length;
-    const chars = uint16Array(total);
-    const starts = uint32Array(words.length + 1);
+  /**
+   * The vocabulary of distinct words given as codes (a `WordTable`'s: the pool holds those words
+   * and nothing else), and `renumber`: given word number → its number in the vocabulary. No
+   * string is made.
+   */
+  static sort(words: WordCodes): { vocabulary: Vocabulary; renumber: Uint32Array } {
+    const count = words.spans.length >>> 1;
+    const ids = uint32Array(count);
+    for (let w = 0; w < count; w++) ids[w] = w;
+    sortByCodes(ids, words.chars, words.spans, false);
+    const chars = uint16Array(words.chars.length);
+    const starts = uint32Array(count + 1);
+    const renumber = uint32Array(count);
     let at = 0;
-    for (let w = 0; w < words.length; w++) {
-      const word = words[w]!;
-      starts[w] = at;
-      for (let i = 0; i < word.length; i++) chars[at + i] = word.charCodeAt(i);
-      at += word.length;
+    for (let r = 0; r < count; r++) {
+      const w = ids[r]!;
+      renumber[w] = r;
+      starts[r] = at;
+      const from = words.spans[2 * w]!;
+      const length = words.spans[2 * w + 1]!;
+      for (let i = 0; i < length; i++) chars[at + i] = words.chars[from + i]!;
+      at += length;
     }
-    starts[words.length] = at;
-    return new Vocabulary(chars, starts);
+    starts[count] = at;
+    return { vocabulary: new Vocabulary(chars, starts), renumber };
   }
 
   get size(): number {

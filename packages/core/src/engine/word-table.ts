@@ -15,17 +15,23 @@ for (let c = 48; c <= 57; c++) ASCII_FOLD[c] = c;
 for (let c = 97; c <= 122; c++) ASCII_FOLD[c] = c;
 for (let c = 65; c <= 90; c++) ASCII_FOLD[c] = c + 32;
 
+/** Words as UTF-16 codes in one pool: word `w` is `chars[spans[2w], spans[2w] + spans[2w + 1])`. */
+export interface WordCodes {
+  readonly chars: Uint16Array;
+  readonly spans: Uint32Array;
+}
+
 /**
  * The build-time vocabulary: a hash table from folded words to word numbers (in order of
  * first appearance), fed by a tokenizer that gives exactly the words of `textWords`. Pure
  * ASCII text is split, folded and looked up from its character codes, without a string per
  * word; any other text goes through `textWords` itself. Words are kept as UTF-16 codes in one
- * pool; `words()` makes the strings once, at the end.
+ * pool, sorted from there (`Vocabulary.sort`) without a string per word.
  */
 export class WordTable {
   // Slots of two: word number + 1 (0 is empty), then the word's hash, so a probe reads one line.
-  private table = int32Array(2 << 16);
-  private mask = (1 << 16) - 1;
+  private table = int32Array(2 << 12);
+  private mask = (1 << 12) - 1;
   private hashes = int32Array(1 << 12);
   // Per word: start in `chars`, then length.
   private spans = uint32Array(2 << 12);
@@ -35,6 +41,11 @@ export class WordTable {
 
   get size(): number {
     return this.count;
+  }
+
+  /** Every word, by number, as codes (plain data: they cross threads, and sort without strings, see `Vocabulary.sort`). */
+  codes(): WordCodes {
+    return { chars: this.chars.subarray(0, this.used), spans: this.spans.subarray(0, 2 * this.count) };
   }
 
   /** Every word, by number. */
@@ -60,33 +71,32 @@ export class WordTable {
   tokenize(text: string, out: Uint32Array, at: number, flags: Uint8Array): number {
     const start = at;
     const n = text.length;
-    let hash = FNV_BASIS;
-    let wordStart = 0;
-    let length = 0;
     let separatorStart = 0; // where the text since the last word began
     this.ascii = true;
-    for (let i = 0; i <= n; i++) {
-      let folded = 0;
-      if (i < n) {
-        const c = text.charCodeAt(i);
-        if (c >= 128) return this.tokenizeFolded(text, out, start, flags);
-        folded = ASCII_FOLD[c]!;
-      }
-      if (folded !== 0) {
-        if (length === 0) {
-          wordStart = i;
-          const single = i - separatorStart === 1 && text.charCodeAt(separatorStart) === SPACE;
-          if (at > start && single) flags[at - 1]! |= SPACE_AFTER_FLAG;
-          flags[at] = single ? SPACE_BEFORE_FLAG : 0;
-        }
-        hash = Math.imul(hash ^ folded, FNV_PRIME);
-        length++;
+    let i = 0;
+    while (i < n) {
+      let c = text.charCodeAt(i);
+      if (c >= 128) return this.tokenizeFolded(text, out, start, flags);
+      let folded = ASCII_FOLD[c]!;
+      if (folded === 0) {
+        i++;
         continue;
       }
-      if (length === 0) continue;
-      out[at++] = this.lookupAscii(text, wordStart, length, hash);
-      length = 0;
-      hash = FNV_BASIS;
+      const wordStart = i;
+      const single = i - separatorStart === 1 && text.charCodeAt(separatorStart) === SPACE;
+      if (at > start && single) flags[at - 1]! |= SPACE_AFTER_FLAG;
+      flags[at] = single ? SPACE_BEFORE_FLAG : 0;
+      // The word's own loop: one test per character, hashing as it goes.
+      let hash = FNV_BASIS;
+      for (;;) {
+        hash = Math.imul(hash ^ folded, FNV_PRIME);
+        if (++i === n) break;
+        c = text.charCodeAt(i);
+        if (c >= 128) return this.tokenizeFolded(text, out, start, flags);
+        folded = ASCII_FOLD[c]!;
+        if (folded === 0) break;
+      }
+      out[at++] = this.lookupAscii(text, wordStart, i - wordStart, hash);
       separatorStart = i;
     }
     if (at > start && n - separatorStart === 1 && text.charCodeAt(separatorStart) === SPACE) {

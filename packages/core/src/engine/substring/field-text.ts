@@ -2,7 +2,7 @@ import { uint16Array, uint32Array, uint8Array } from '../alloc.js';
 import { DocSetTable } from '../doc-set-table.js';
 import { Growable } from '../growable.js';
 import { Vocabulary } from '../vocabulary.js';
-import { ASCII_FOLD, WordTable } from '../word-table.js';
+import { ASCII_FOLD, WordTable, type WordCodes } from '../word-table.js';
 
 /** Sets of {@link FieldText.chars}: `a`–`z` are 0–25, `0`–`9` are 26–35. */
 export const CHAR_SETS = 36;
@@ -44,7 +44,7 @@ export interface FieldTextParts {
   readonly letters: Uint32Array;
   readonly digits: Uint16Array;
   readonly ascii: Uint8Array;
-  readonly runWords: string[];
+  readonly runWords: WordCodes;
   readonly runIds: Uint32Array;
   readonly runStarts: Uint32Array;
   readonly unicode: Map<number, number[]>;
@@ -133,7 +133,7 @@ export class FieldTextBuilder {
       letters: this.letters.array.subarray(0, this.letters.length),
       digits: this.digits.array.subarray(0, this.digits.length),
       ascii: this.ascii.array.subarray(0, this.ascii.length),
-      runWords: this.runTable.words(),
+      runWords: this.runTable.codes(),
       runIds: this.runIds.array.subarray(0, this.runIds.length),
       runStarts: this.runStarts.array.subarray(0, this.runStarts.length),
       unicode: this.unicode,
@@ -170,15 +170,11 @@ export function finishFieldText(parts: FieldTextParts, order: Uint32Array): Fiel
   });
 
   // Runs sorted, so the table reads like a vocabulary.
-  const runWords = parts.runWords;
-  const sorted = runWords.map((_, i) => i).sort((a, b) => (runWords[a]! < runWords[b]! ? -1 : runWords[a]! > runWords[b]! ? 1 : 0));
-  const rank = uint32Array(runWords.length);
-  sorted.forEach((id, r) => (rank[id] = r));
-  const runs = Vocabulary.fromSorted(sorted.map((id) => runWords[id]!));
+  const { vocabulary: runs, renumber: rank } = Vocabulary.sort(parts.runWords);
   const ids = parts.runIds;
   const starts = parts.runStarts;
   const total = ids.length;
-  const runDocs = DocSetTable.build(n, runWords.length, (add) => {
+  const runDocs = DocSetTable.build(n, runs.size, (add) => {
     for (let d = 0; d < n; d++) {
       const input = order[d]!;
       const end = input + 1 < starts.length ? starts[input + 1]! : total;

@@ -44,9 +44,10 @@ export class IndexBuilder {
   private arxivIds: (string | null)[] = [];
   private titleKeys: string[] = [];
   // Here, not beside the tokenizer, though they read the same text: in a build on two threads
-  // the tokenizing thread had the most work, and this one waited for it.
-  private readonly titleText = new FieldTextBuilder();
-  private readonly abstractText = new FieldTextBuilder();
+  // the tokenizing thread had the most work, and this one waited for it. None in a delta (its
+  // tables are read back from the stored papers, when at all).
+  private readonly titleText: FieldTextBuilder | null;
+  private readonly abstractText: FieldTextBuilder | null;
   private finished = false;
   private readonly deferTables: boolean;
 
@@ -63,6 +64,8 @@ export class IndexBuilder {
     this.store = new PaperStoreBuilder(expectedJsonBytes);
     this.tokenizer = tokenizeHere ? new PaperTokenizer() : null;
     this.deferTables = deferTables;
+    this.titleText = deferTables ? null : new FieldTextBuilder();
+    this.abstractText = deferTables ? null : new FieldTextBuilder();
   }
 
   /** Papers added so far. */
@@ -99,10 +102,8 @@ export class IndexBuilder {
     if (this.finished) throw new Error('paperlist: the index is already built');
     this.notes.push(keptAnnotations(annotations));
     this.store.add(paper);
-    if (!this.deferTables) {
-      this.titleText.add(paper.title, (ascii & ASCII_TITLE) !== 0);
-      this.abstractText.add(paper.abstract, (ascii & ASCII_ABSTRACT) !== 0);
-    }
+    this.titleText?.add(paper.title, (ascii & ASCII_TITLE) !== 0);
+    this.abstractText?.add(paper.abstract, (ascii & ASCII_ABSTRACT) !== 0);
     let from = authorsFrom;
     const names = paper.authors;
     for (let a = 0; a < names.length; a++) {
@@ -181,7 +182,7 @@ export class IndexBuilder {
       digest: annotations.isEmpty ? store.digest() : `${store.digest()}-${annotations.digest()}`,
     };
     if (this.deferTables && n <= DEFER_TABLES_UP_TO) return withDeferredTables(rest);
-    const texts = this.deferTables ? fieldTextsOf(n, store) : { title: this.titleText.finish(order), abstract: this.abstractText.finish(order) };
+    const texts = this.titleText === null || this.abstractText === null ? fieldTextsOf(n, store) : { title: this.titleText.finish(order), abstract: this.abstractText.finish(order) };
     return {
       ...rest,
       suffixOrder: sorted.suffixOrder ?? suffixOrder(vocabulary),

@@ -30,18 +30,24 @@ export function warmUpBuilds({ from, rounds, papers, stop }: DeltaWarmUp): void 
   for (let round = 0; round < rounds && Atomics.load(stop, 0) === 0; round++) {
     // As the thread's builds of writes are made: without the deferred tables.
     const builder = new IndexBuilder(0, true, true);
+    let batch: Paper[];
     // The first round, and every round when the catalogue is too small to sample, is made up.
     if (base === null || base.n < papers || round === 0) {
-      for (const paper of madeUpPapers(round, papers)) builder.add(paper);
+      batch = madeUpPapers(round, papers);
     } else {
       // Documents spread over the whole base, a different run each round.
       const stride = Math.max(1, Math.floor(base.n / (papers * rounds)));
+      batch = [];
       for (let i = 0; i < papers; i++) {
         const d = ((round * papers + i) * stride) % base.n;
-        const paper = base.store.paper(d);
-        builder.add({ ...paper, id: `paperlist-warm-up-${round}-${i}` });
+        batch.push({ ...base.store.paper(d), id: `paperlist-warm-up-${round}-${i}` });
       }
     }
+    // Through a structured clone, as a write's papers reach this thread: objects (and strings)
+    // made here otherwise have other shapes than those, and code optimized on them ran the
+    // writes' builds about 40% slower for as long as the thread lived (measured: adding 500
+    // papers took 30 ms after such a warm-up, 21 ms after none).
+    for (const paper of structuredClone(batch)) builder.add(paper);
     builder.finish();
   }
 }

@@ -77,8 +77,8 @@ export class PaperStore {
     for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
       const d = this.idTable[slot]! - 1;
       if (d < 0) return -1;
-      const json = this.json(d);
-      if (bytesEqual(json, 6, key)) return d;
+      // Read in the chunk itself: a view of the paper per probe cost a third of the lookup.
+      if (bytesEqual(this.chunks[this.chunkOf[d]!]!, this.start[d]! + 6, key)) return d;
     }
   }
 
@@ -253,6 +253,11 @@ function hashBytes(bytes: Uint8Array, from: number, to: number): number {
   return h ^ (h >>> 16);
 }
 
+/**
+ * Whether the JSON string literal at `json[at]` holds exactly `key` (its content, escaped). Past
+ * the literal's closing quote it reads no further than a mismatch, so `json` may be the whole
+ * chunk: the paper's JSON goes on after its id.
+ */
 function bytesEqual(json: Uint8Array, at: number, key: Uint8Array): boolean {
   // The key is the literal's content: it must be followed by the closing quote.
   if (json[at] !== QUOTE) return false;

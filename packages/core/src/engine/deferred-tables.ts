@@ -5,7 +5,6 @@ import { FieldTextBuilder, type FieldText } from './substring/field-text.js';
 import { commonWordFields } from './substring/common-word-fields.js';
 import { suffixOrder } from './suffix-order.js';
 import { uint32Array } from './alloc.js';
-import type { Vocabulary } from './vocabulary.js';
 
 /*
  * A write batch's delta index is waited for by the writer, and a fifth of its build was tables

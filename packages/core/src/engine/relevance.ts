@@ -8,7 +8,8 @@ import { gallop, intersectLists, setSize, type DocSet } from './doc-set.js';
 import { COUNTS_PER_DOC } from './field-layout.js';
 import type { DocOrder } from './orders.js';
 import { addOccurrence, hasHead, OVERFLOW, unpack } from './packed-counts.js';
-import { LAST, POSITION } from './postings.js';
+import { LAST, POSITION, skipRuns, type Postings } from './postings.js';
+import { popcount32 } from './bits.js';
 import type { TermMatch } from './term-match.js';
 import { topSlots } from './window.js';
 import { spend } from './work-budget.js';
@@ -263,6 +264,16 @@ function packedCounts(index: IndexData, set: DocSet, docs: Uint32Array, from: nu
       const df = postings.df[w]!;
       if (df === 0) continue;
       const prefix = w === exact ? 0 : 1;
+      if (postings.dense[w] === 0 && m * 16 >= df) {
+        // A stretch of list words read as one (see addListStretch): most words of a prefix's
+        // range are rare, and reading them one by one cost more than their pairs. The exact word
+        // (whole occurrences) is the first of its range, so it is a stretch of its own.
+        let end = w + 1;
+        if (w !== exact) while (end < to && postings.dense[end] === 0 && m * 16 >= postings.df[end]!) end++;
+        addListStretch(postings, w, end, member, titleLength, abstractLength, acc, prefix);
+        w = end - 1;
+        continue;
+      }
       spend(m * 16 < df ? m * 36 : df + postings.positionsAt[w + 1]! - postings.positionsAt[w]!);
       if (m * 16 < df) {
         // Few matched documents: look each one up in the word's postings.
@@ -285,52 +296,7 @@ function packedCounts(index: IndexData, set: DocSet, docs: Uint32Array, from: nu
         }
         continue;
       }
-      let off = postings.positionsAt[w]!;
-      if (postings.dense[w] === 1) {
-        const bits = postings.bitsOf(w);
-        for (let i = 0; i < bits.length; i++) {
-          if ((i & 127) === 0) spend(0);
-          let v = bits[i]!;
-          while (v !== 0) {
-            const t = v & -v;
-            v ^= t;
-            const d = (i << 5) + 31 - Math.clz32(t);
-            if (member === null || (member[i]! & t) !== 0) {
-              const title = titleLength[d]!;
-              let a = acc[d]!;
-              for (;;) {
-                const p = positions[off++]!;
-                const q = p & POSITION;
-                a = addOccurrence(a, (q < title ? 0 : q <= title + abstractLength[d]! ? 2 : 4) + prefix);
-                if ((p & LAST) !== 0) break;
-              }
-              acc[d] = a;
-            } else {
-              while ((positions[off++]! & LAST) === 0);
-            }
-          }
-        }
-      } else {
-        const listDocs = postings.listDocs;
-        const start = postings.docsAt[w]!;
-        for (let i = start; i < start + df; i++) {
-          if ((i & 4095) === 0) spend(0);
-          const d = listDocs[i]!;
-          if (member === null || (member[d >>> 5]! & (1 << (d & 31))) !== 0) {
-            const title = titleLength[d]!;
-            let a = acc[d]!;
-            for (;;) {
-              const p = positions[off++]!;
-              const q = p & POSITION;
-              a = addOccurrence(a, (q < title ? 0 : q <= title + abstractLength[d]! ? 2 : 4) + prefix);
-              if ((p & LAST) !== 0) break;
-            }
-            acc[d] = a;
-          } else {
-            while ((positions[off++]! & LAST) === 0);
-          }
-        }
-      }
+      addDenseMembers(postings, w, member, titleLength, abstractLength, acc, prefix);
     }
     const packed = uint32Array(m);
     for (let s = 0; s < m; s++) {
@@ -350,6 +316,59 @@ function addRun(a: number, positions: Uint16Array, off: number, title: number, t
     const q = p & POSITION;
     a = addOccurrence(a, (q < title ? 0 : q <= titleAbstract ? 2 : 4) + prefix);
     if ((p & LAST) !== 0) return a;
+  }
+}
+
+/**
+ * Adds the pairs of dense word `w` whose document is in `member` (null: every document). The
+ * matched documents are the set bits of both bitsets, word by word; a document's pair number is the word's set bits
+ * before it, and its positions are reached from the last ones read by counting run ends (one
+ * predictable loop, not a branch per skipped document), or from the skip entry of its block of
+ * 32 pairs when that is nearer.
+ */
+function addDenseMembers(postings: Postings, w: number, member: Uint32Array | null, titleLength: ArrayLike<number>, abstractLength: ArrayLike<number>, acc: Uint32Array, prefix: number): void {
+  const bits = postings.bitsOf(w);
+  const cursor = postings.runCursor(w);
+  let before = 0;
+  for (let i = 0; i < bits.length; i++) {
+    if ((i & 127) === 0) spend(0);
+    const all = bits[i]!;
+    let v = member === null ? all : all & member[i]!;
+    while (v !== 0) {
+      const t = v & -v;
+      v ^= t;
+      const d = (i << 5) + 31 - Math.clz32(t);
+      const title = titleLength[d]!;
+      const off = cursor.seek(before + popcount32(all & (t - 1)));
+      acc[d] = addRun(acc[d]!, postings.positions, off, title, title + abstractLength[d]!, prefix);
+    }
+    if (all !== 0) before += popcount32(all);
+  }
+}
+
+/**
+ * Adds the pairs of the list words `[from, to)` whose document is in `member` (null: every
+ * document), read as one stream: list words numbered one after the other have their documents
+ * side by side in `listDocs` and their positions in `positions` (token-layout.ts lays both out
+ * in word order, dense words having no documents there), so a stretch is one loop over
+ * documents with no start-up per word, and a matched document's positions are reached by
+ * counting run ends from the last run read.
+ */
+function addListStretch(postings: Postings, from: number, to: number, member: Uint32Array | null, titleLength: ArrayLike<number>, abstractLength: ArrayLike<number>, acc: Uint32Array, prefix: number): void {
+  const { listDocs, positions } = postings;
+  const start = postings.docsAt[from]!;
+  const end = postings.docsAt[to - 1]! + postings.df[to - 1]!;
+  spend(end - start + postings.positionsAt[to]! - postings.positionsAt[from]!);
+  let off = postings.positionsAt[from]!;
+  let pair = start;
+  for (let i = start; i < end; i++) {
+    if ((i & 4095) === 0) spend(0);
+    const d = listDocs[i]!;
+    if (member !== null && (member[d >>> 5]! & (1 << (d & 31))) === 0) continue;
+    off = skipRuns(positions, off, i - pair);
+    pair = i;
+    const title = titleLength[d]!;
+    acc[d] = addRun(acc[d]!, positions, off, title, title + abstractLength[d]!, prefix);
   }
 }
 

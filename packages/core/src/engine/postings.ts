@@ -92,49 +92,14 @@ export class Postings {
     const off = block === 0 ? this.positionsAt[w]! : this.skip[this.skipAt[w]! + block - 1]!;
     return skipRuns(this.positions, off, i & ((1 << SKIP_SHIFT) - 1));
   }
-
-  /** A cursor over the runs of word `w`, for reading some of its pairs in ascending order. */
-  runCursor(w: number): RunCursor {
-    return new RunCursor(this, w);
-  }
 }
 
 /**
- * The offset `runs` runs after `off` (the start of a run): it counts run ends, one predictable loop over the entries
- * instead of a loop per run whose exit the processor cannot guess (most runs are one or two
- * entries long).
+ * The offset `runs` runs after `off` (the start of a run). It counts run ends: one predictable
+ * loop over the entries instead of a loop per run, whose exit the processor cannot guess (most
+ * runs are one or two entries long).
  */
 export function skipRuns(positions: Uint16Array, off: number, runs: number): number {
   while (runs > 0) runs -= positions[off++]! >>> 15; // LAST is the top bit
   return off;
-}
-
-/**
- * Finds the positions of pairs of one word asked for in ascending order: from the last pair
- * found, or from the skip entry of the pair's block of 32 when the pair is in a later block.
- */
-export class RunCursor {
-  private pair = 0;
-  private off: number;
-  private readonly skipBase: number;
-
-  constructor(
-    private readonly postings: Postings,
-    w: number,
-  ) {
-    this.off = postings.positionsAt[w]!;
-    this.skipBase = postings.skipAt[w]! - 1;
-  }
-
-  /** Offset in `positions` of pair number `pair` (not before the last one asked for). */
-  seek(pair: number): number {
-    const block = pair >>> SKIP_SHIFT;
-    if (block > this.pair >>> SKIP_SHIFT) {
-      this.off = this.postings.skip[this.skipBase + block]!;
-      this.pair = block << SKIP_SHIFT;
-    }
-    this.off = skipRuns(this.postings.positions, this.off, pair - this.pair);
-    this.pair = pair;
-    return this.off;
-  }
 }

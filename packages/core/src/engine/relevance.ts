@@ -8,7 +8,7 @@ import { gallop, intersectLists, setSize, type DocSet } from './doc-set.js';
 import { COUNTS_PER_DOC } from './field-layout.js';
 import type { DocOrder } from './orders.js';
 import { addOccurrence, hasHead, OVERFLOW, unpack } from './packed-counts.js';
-import { LAST, POSITION, skipRuns, type Postings } from './postings.js';
+import { LAST, POSITION, SKIP_SHIFT, skipRuns, type Postings } from './postings.js';
 import { popcount32 } from './bits.js';
 import type { TermMatch } from './term-match.js';
 import { topSlots } from './window.js';
@@ -224,7 +224,9 @@ function termCounts(index: IndexData, set: DocSet, docs: Uint32Array, term: Sear
   }
   // A short word's prefix occurrences do not score: only its own positions are read.
   const [from, to] = counts.prefixWeight === 0 ? (match.exact >= 0 ? [match.exact, match.exact + 1] : [0, 0]) : [match.from, match.to];
-  counts.packed = packedCounts(index, set, docs, from, to, match.exact, scratch);
+  // The matched documents are a subset of the term's own; of the same size, they are all of
+  // them, and every pair of the term's words is a matched one (a query of one word, say).
+  counts.packed = packedCounts(index, setSize(match.set) === m ? null : set, docs, from, to, match.exact, scratch);
   // Exact counts where the packed ones overflowed (from the positions), and for oversize
   // documents (no positions: from the decoded paper).
   for (let s = 0; s < m; s++) {
@@ -242,19 +244,21 @@ function termCounts(index: IndexData, set: DocSet, docs: Uint32Array, term: Sear
 /**
  * Packed counts (per slot of `docs`) of the words `[from, to)`, whole for `exact`: each word's
  * pairs are read in order and added into a document-indexed scratch array (small and hit in
- * order, unlike per-slot arrays), then gathered per slot.
+ * order, unlike per-slot arrays), then gathered per slot. `set` is the matched set `docs`, or
+ * null when every document holding one of the words is in it (no membership to test).
  */
-function packedCounts(index: IndexData, set: DocSet, docs: Uint32Array, from: number, to: number, exact: number, scratch: Scratch): Uint32Array {
+function packedCounts(index: IndexData, set: DocSet | null, docs: Uint32Array, from: number, to: number, exact: number, scratch: Scratch): Uint32Array {
   const { postings, layout } = index;
   const { positions } = postings;
   const { titleLength, abstractLength } = layout;
   const m = docs.length;
   const acc = scratch.counts();
-  // Membership in the matched set: its own bitset, or the scratch one, or none when all match.
+  // Membership in the matched set: its own bitset, or the scratch one, or none when every pair
+  // is a matched one (`set` null, or every document).
   let member: Uint32Array | null = null;
   let marked = false;
-  if (set.kind === 'bits') member = set.bits;
-  else if (set.kind === 'list') {
+  if (set?.kind === 'bits') member = set.bits;
+  else if (set?.kind === 'list') {
     member = scratch.bits();
     for (let s = 0; s < m; s++) member[docs[s]! >>> 5]! |= 1 << (docs[s]! & 31);
     marked = true;
@@ -292,7 +296,7 @@ function packedCounts(index: IndexData, set: DocSet, docs: Uint32Array, from: nu
             if (postings.listDocs[j] !== d) continue;
             pair = j - start;
           }
-          acc[d] = addRun(acc[d]!, positions, postings.pairOffset(w, pair), titleLength[d]!, titleLength[d]! + abstractLength[d]!, prefix);
+          addRun(acc, d, positions, postings.pairOffset(w, pair), titleLength[d]!, titleLength[d]! + abstractLength[d]!, prefix);
         }
         continue;
       }
@@ -310,13 +314,17 @@ function packedCounts(index: IndexData, set: DocSet, docs: Uint32Array, from: nu
   }
 }
 
-function addRun(a: number, positions: Uint16Array, off: number, title: number, titleAbstract: number, prefix: number): number {
+/** Adds to `acc[d]` the run of positions at `off`; returns the offset after the run. */
+function addRun(acc: Uint32Array, d: number, positions: Uint16Array, off: number, title: number, titleAbstract: number, prefix: number): number {
+  let a = acc[d]!;
   for (;;) {
     const p = positions[off++]!;
     const q = p & POSITION;
     a = addOccurrence(a, (q < title ? 0 : q <= titleAbstract ? 2 : 4) + prefix);
-    if ((p & LAST) !== 0) return a;
+    if ((p & LAST) !== 0) break;
   }
+  acc[d] = a;
+  return off;
 }
 
 /**
@@ -328,19 +336,31 @@ function addRun(a: number, positions: Uint16Array, off: number, title: number, t
  */
 function addDenseMembers(postings: Postings, w: number, member: Uint32Array | null, titleLength: ArrayLike<number>, abstractLength: ArrayLike<number>, acc: Uint32Array, prefix: number): void {
   const bits = postings.bitsOf(w);
-  const cursor = postings.runCursor(w);
+  const { positions, skip } = postings;
+  const skipBase = postings.skipAt[w]! - 1;
+  let off = postings.positionsAt[w]!;
+  let at = 0; // the pair whose run starts at `off`
   let before = 0;
   for (let i = 0; i < bits.length; i++) {
     if ((i & 127) === 0) spend(0);
     const all = bits[i]!;
     let v = member === null ? all : all & member[i]!;
+    // Every document of the bitset word matched: its pairs are consecutive, no count needed.
+    const whole = v === all;
+    let next = before;
     while (v !== 0) {
       const t = v & -v;
       v ^= t;
       const d = (i << 5) + 31 - Math.clz32(t);
+      const pair = whole ? next++ : before + popcount32(all & (t - 1));
+      if (pair >>> SKIP_SHIFT > at >>> SKIP_SHIFT) {
+        off = skip[skipBase + (pair >>> SKIP_SHIFT)]!;
+        at = pair & ~((1 << SKIP_SHIFT) - 1);
+      }
+      off = skipRuns(positions, off, pair - at);
       const title = titleLength[d]!;
-      const off = cursor.seek(before + popcount32(all & (t - 1)));
-      acc[d] = addRun(acc[d]!, postings.positions, off, title, title + abstractLength[d]!, prefix);
+      off = addRun(acc, d, positions, off, title, title + abstractLength[d]!, prefix);
+      at = pair + 1;
     }
     if (all !== 0) before += popcount32(all);
   }
@@ -366,9 +386,9 @@ function addListStretch(postings: Postings, from: number, to: number, member: Ui
     const d = listDocs[i]!;
     if (member !== null && (member[d >>> 5]! & (1 << (d & 31))) === 0) continue;
     off = skipRuns(positions, off, i - pair);
-    pair = i;
     const title = titleLength[d]!;
-    acc[d] = addRun(acc[d]!, positions, off, title, title + abstractLength[d]!, prefix);
+    off = addRun(acc, d, positions, off, title, title + abstractLength[d]!, prefix);
+    pair = i + 1;
   }
 }
 

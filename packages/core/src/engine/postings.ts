@@ -88,9 +88,12 @@ export class Postings {
 
   /** Offset in `positions` of the positions of pair number `i` of word `w`. */
   pairOffset(w: number, i: number): number {
-    const block = i >>> SKIP_SHIFT;
-    const off = block === 0 ? this.positionsAt[w]! : this.skip[this.skipAt[w]! + block - 1]!;
-    return skipRuns(this.positions, off, i & ((1 << SKIP_SHIFT) - 1));
+    return skipRuns(this.positions, this.blockOffset(w, i >>> SKIP_SHIFT), i & ((1 << SKIP_SHIFT) - 1));
+  }
+
+  /** Offset in `positions` of the first pair of block `block` (of 32 pairs) of word `w`. */
+  blockOffset(w: number, block: number): number {
+    return block === 0 ? this.positionsAt[w]! : this.skip[this.skipAt[w]! + block - 1]!;
   }
 }
 

@@ -329,15 +329,14 @@ function addRun(acc: Uint32Array, d: number, positions: Uint16Array, off: number
 
 /**
  * Adds the pairs of dense word `w` whose document is in `member` (null: every document). The
- * matched documents are the set bits of both bitsets, word by word; a document's pair number is the word's set bits
- * before it, and its positions are reached from the last ones read by counting run ends (one
- * predictable loop, not a branch per skipped document), or from the skip entry of its block of
- * 32 pairs when that is nearer.
+ * matched documents are the set bits of both bitsets, word by word; a document's pair number is
+ * the word's set bits before it, and its positions are reached from the last ones read by
+ * counting run ends (one predictable loop, not a branch per skipped document), or from the skip
+ * entry of its block of 32 pairs when that is nearer.
  */
 function addDenseMembers(postings: Postings, w: number, member: Uint32Array | null, titleLength: ArrayLike<number>, abstractLength: ArrayLike<number>, acc: Uint32Array, prefix: number): void {
   const bits = postings.bitsOf(w);
-  const { positions, skip } = postings;
-  const skipBase = postings.skipAt[w]! - 1;
+  const { positions } = postings;
   let off = postings.positionsAt[w]!;
   let at = 0; // the pair whose run starts at `off`
   let before = 0;
@@ -354,7 +353,7 @@ function addDenseMembers(postings: Postings, w: number, member: Uint32Array | nu
       const d = (i << 5) + 31 - Math.clz32(t);
       const pair = whole ? next++ : before + popcount32(all & (t - 1));
       if (pair >>> SKIP_SHIFT > at >>> SKIP_SHIFT) {
-        off = skip[skipBase + (pair >>> SKIP_SHIFT)]!;
+        off = postings.blockOffset(w, pair >>> SKIP_SHIFT);
         at = pair & ~((1 << SKIP_SHIFT) - 1);
       }
       off = skipRuns(positions, off, pair - at);

@@ -50,6 +50,11 @@ export class IndexBuilder {
   private readonly abstractText: FieldTextBuilder | null;
   private finished = false;
   private readonly deferTables: boolean;
+  /**
+   * Called between the phases of {@link finish} (each a few to a few hundred milliseconds): a
+   * background merge pauses there while a write batch is built (see `threads/merge-gate.ts`).
+   */
+  checkpoint: (() => void) | null = null;
 
   /**
    * @param expectedJsonBytes an estimate of the catalogue's JSON size, to allocate its storage at once (see `estimateJsonBytes`).
@@ -139,6 +144,8 @@ export class IndexBuilder {
     const days = publishedDays(this.published);
     // The other thread lays out the postings from the moment the order is known, while this one does the rest.
     const { order, data: orderData } = this.layoutOrders((order) => elsewhere?.order(order));
+    const checkpoint = this.checkpoint ?? noCheckpoint;
+    checkpoint();
     const proceedingOf = this.proceedings;
     this.proceedings = [];
     const proceedings = ValueSets.build(n, (d) => proceedingOf[order[d]!]!);
@@ -150,9 +157,12 @@ export class IndexBuilder {
     const tasks = ValueSets.buildMulti(n, (d) => taskSlugs(noteOf(d)));
     const methods = ValueSets.buildMulti(n, (d) => methodSlugs(noteOf(d)));
     const annotations = AnnotationStore.build(n, noteOf);
+    checkpoint();
     const store = this.store.finish(order);
+    checkpoint();
     const sorted = elsewhere === null ? sortVocabulary(data!.words, !this.deferTables) : elsewhere.vocabulary();
     const { vocabulary, renumber } = sorted;
+    checkpoint();
     const authorNames = this.authorNames.finish(n, vocabulary.size, renumber, order);
     const authors = new AuthorNames(
       authorNames.wordNamesAt,
@@ -161,7 +171,9 @@ export class IndexBuilder {
       AuthorNames.shortPrefixTable(vocabulary, authorNames.wordNamesAt, authorNames.wordNames, authorNames.docs),
       authorNames.names,
     );
+    checkpoint();
     const laid = elsewhere === null ? layoutTokens(n, order, sorted, data!) : elsewhere.layout();
+    checkpoint();
     const rest: IndexWithoutDeferred = {
       n,
       vocabulary,
@@ -183,6 +195,7 @@ export class IndexBuilder {
     };
     if (this.deferTables && n <= DEFER_TABLES_UP_TO) return withDeferredTables(rest);
     const texts = this.titleText === null || this.abstractText === null ? fieldTextsOf(n, store) : { title: this.titleText.finish(order), abstract: this.abstractText.finish(order) };
+    checkpoint();
     return {
       ...rest,
       suffixOrder: sorted.suffixOrder ?? suffixOrder(vocabulary),
@@ -242,3 +255,5 @@ export class IndexBuilder {
   }
 
 }
+
+function noCheckpoint(): void {}

@@ -11,6 +11,9 @@ import { buildFrom, type PaperStream } from './build-from-stream.js';
 import { resolveBuildThreads } from './parallel-build.js';
 import { DeltaBuilder } from './build-on-thread.js';
 import { MergeThreads } from './merge-threads.js';
+import { MAX_MERGES_AT_ONCE } from './segment-merger.js';
+import { MergeGate } from '../threads/merge-gate.js';
+import type { PaperChange, WriteResult } from '../writes/paper-changes.js';
 import { wholeSegment, type Segment } from '../segments/segment.js';
 import { buildIndex } from './build-index.js';
 import { EngineSource } from './engine-source.js';
@@ -188,8 +191,15 @@ class NodeEngineSource extends EngineSource implements IndexedMemorySource {
     return this.deltas[part % this.deltas.length]!.build(papers, annotations);
   }
 
+  /** Held by every write while it is applied: merges pause meanwhile (see `MergeGate`). */
+  private readonly mergeGate = new MergeGate();
+
   /** Threads that build merged indexes, kept between merges (see `MergeThreads`). */
-  private readonly mergeThreads = new MergeThreads();
+  private readonly mergeThreads = new MergeThreads(MAX_MERGES_AT_ONCE, this.mergeGate.buffer);
+
+  override write(changes: readonly PaperChange[]): Promise<WriteResult> {
+    return this.mergeGate.hold(() => super.write(changes));
+  }
 
   override async close(): Promise<void> {
     await Promise.all([super.close(), ...this.deltas.map((deltas) => deltas.close()), this.mergeThreads.close()]);

@@ -26,8 +26,14 @@ export class MergeThreads {
   private readonly busy = new Set<MergeThread>();
   private closed = false;
 
-  /** @param keep idle threads kept for the next merges (more are stopped when done) */
-  constructor(private readonly keep = MAX_MERGES_AT_ONCE) {}
+  /**
+   * @param keep idle threads kept for the next merges (more are stopped when done)
+   * @param gate a `MergeGate`'s buffer: the merges pause while a write holds it
+   */
+  constructor(
+    private readonly keep = MAX_MERGES_AT_ONCE,
+    private readonly gate?: SharedArrayBuffer,
+  ) {}
 
   /** One index of the live papers of `segments`, built on a thread that reads them from their shared memory itself. */
   async merge(segments: readonly Segment[]): Promise<IndexData> {
@@ -73,7 +79,7 @@ export class MergeThreads {
       if (!kept.inbox.unread) return kept;
       void kept.worker.terminate();
     }
-    const worker = new Worker(buildWorkerScript(), { name: 'paperlist-merge', workerData: { role: 'merge' } satisfies BuilderData });
+    const worker = new Worker(buildWorkerScript(), { name: 'paperlist-merge', workerData: { role: 'merge', ...(this.gate === undefined ? {} : { gate: this.gate }) } satisfies BuilderData });
     return { worker, inbox: new BuilderInbox(worker) };
   }
 }

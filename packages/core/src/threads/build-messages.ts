@@ -9,6 +9,8 @@ import type { DeltaWarmUp } from './delta-warm-up.js';
 /** A building thread's `workerData`: what it builds, which sets its priority. */
 export interface BuilderData {
   role: Exclude<ThreadRole, 'query'>;
+  /** A merge thread's gate (see `merge-gate.ts`): it pauses at checkpoints while a write holds it. */
+  gate?: SharedArrayBuffer;
 }
 
 /**

@@ -14,14 +14,26 @@ import { sortedVocabularyFromClone, tokenLayoutFromClone, type TokensElsewhere }
 import { TokenSignal, type FromTokenizer, type ToTokenizerFromBuilder } from './tokenize-messages.js';
 import { lowerThreadPriority } from './thread-priority.js';
 import { warmUpBuilds } from './delta-warm-up.js';
+import { MAX_MERGE_PAUSE_MS, passMergeGate } from './merge-gate.js';
 
 const port = parentPort;
 if (port === null) throw new Error('paperlist: build-worker.js runs as a worker thread of the memory source');
-lowerThreadPriority((workerData as BuilderData).role);
+const { role, gate } = workerData as BuilderData;
+lowerThreadPriority(role);
 /** A delta thread's indexes defer the tables only some queries read (see `deferred-tables.ts`): the writer waits for them. */
-const deferTables = (workerData as BuilderData).role === 'delta';
+const deferTables = role === 'delta';
+/** A merge thread's checkpoint: it gives way to write batches (see `merge-gate.ts`). */
+const checkpoint = gate === undefined ? null : passMergeGate.bind(null, new Int32Array(gate), MAX_MERGE_PAUSE_MS);
+/** Papers a merge reads between two checkpoints. */
+const PAPERS_PER_CHECKPOINT = 256;
 // A new builder after each finished index: a thread kept for the writes' delta indexes builds one after another.
-let builder = new IndexBuilder(0, true, deferTables);
+let builder = newBuilder();
+
+function newBuilder(): IndexBuilder {
+  const made = new IndexBuilder(0, true, deferTables);
+  made.checkpoint = checkpoint;
+  return made;
+}
 /** The tokenizing thread of a build on two threads, or null when this thread tokenizes. */
 let tokenizer: TokenizerLink | null = null;
 
@@ -46,11 +58,15 @@ port.on('message', (message: ToBuilder) => {
       reply = { type: 'warmed' };
     } else if (message.type === 'segments') {
       const segments = message.segments.map(({ parts, live }, id) => ({ id, index: indexFromParts(parts), live }));
-      for (const { paper, annotations } of livePapers(segments)) builder.add(paper, annotations);
+      let read = 0;
+      for (const { paper, annotations } of livePapers(segments)) {
+        if (checkpoint !== null && ++read % PAPERS_PER_CHECKPOINT === 0) checkpoint();
+        builder.add(paper, annotations);
+      }
       reply = { type: 'added' };
     } else {
       const built = tokenizer === null ? builder.finish() : builder.finish(tokenizer.elsewhere());
-      builder = new IndexBuilder(0, true, deferTables);
+      builder = newBuilder();
       tokenizer = null;
       reply = { type: 'built', parts: indexParts(built, 'keep') };
     }

@@ -2,6 +2,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { IndexData } from '../../src/engine/builder.js';
 import { buildIndex } from '../../src/memory/build-index.js';
 import { MergeThreads } from '../../src/memory/merge-threads.js';
+import { MergeGate } from '../../src/threads/merge-gate.js';
 import type { Paper } from '../../src/paper.js';
 import { loadSamplePapers } from '../../src/sample.js';
 import { wholeSegment, withDeleted, type Segment } from '../../src/segments/segment.js';
@@ -16,8 +17,8 @@ describe('merge threads kept between merges', () => {
   let expected: Paper[];
   let gone: string;
   const pools: MergeThreads[] = [];
-  const pool = (keep?: number) => {
-    const threads = new MergeThreads(keep);
+  const pool = (keep?: number, gate?: MergeGate) => {
+    const threads = new MergeThreads(keep, gate?.buffer);
     pools.push(threads);
     return threads;
   };
@@ -65,6 +66,32 @@ describe('merge threads kept between merges', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect((await threads.merge(from)).n).toBe(118);
     expect(threads.size).toBe(1);
+  });
+
+  it('pauses a merge while a write holds the gate, and finishes it once the write is done', async () => {
+    const gate = new MergeGate();
+    const threads = pool(1, gate);
+    // Unheld, the gate changes nothing (and the thread is started and warm for the timed merge).
+    expect((await threads.merge(from)).n).toBe(118);
+    let started = performance.now();
+    await threads.merge(from);
+    const unheld = performance.now() - started;
+    let release!: () => void;
+    const write = gate.hold(() => new Promise<void>((resolve) => (release = resolve)));
+    let done = false;
+    started = performance.now();
+    const merging = threads.merge(from).then((index) => {
+      done = true;
+      return index;
+    });
+    // Several times what the same merge took unheld: it is waiting at a checkpoint.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(150, 4 * unheld)));
+    expect(done).toBe(false);
+    release();
+    await write;
+    const merged = await merging;
+    expect(papersOf(merged)).toEqual(byId(expected));
+    expect(performance.now() - started).toBeLessThan(60_000);
   });
 
   it('stops its threads on close, and a merge after it keeps none', async () => {

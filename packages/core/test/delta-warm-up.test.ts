@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { indexParts } from '../src/engine/index-parts.js';
 import { buildIndex } from '../src/memory/build-index.js';
 import { loadSamplePapers } from '../src/sample.js';
+import { warmUpRounds } from '../src/memory/build-on-thread.js';
 import { madeUpPapers, warmUpBuilds } from '../src/threads/delta-warm-up.js';
 
 /** The delta thread's warm-up builds whatever catalogue it is given, large or small, and none at all. */
@@ -19,5 +20,17 @@ describe('delta thread warm-up', () => {
     expect(papers.some((p) => /[^\x00-\x7f]/.test(p.title))).toBe(true);
     expect(papers.some((p) => p.published === null && p.authors.length === 0)).toBe(true);
     expect(() => buildIndex(papers)).not.toThrow();
+  });
+
+  it.each([
+    [0, 10],
+    [4_000, 10],
+    [10_999, 10],
+    [12_000, 12],
+    [29_999, 29],
+    [498_216, 30],
+    [996_432, 30],
+  ])('warms a delta thread of a %i-paper base up with %i builds', (n, rounds) => {
+    expect(warmUpRounds(n)).toBe(rounds);
   });
 });

@@ -66,7 +66,6 @@ port.on('message', (message: ToBuilder) => {
       reply = { type: 'added' };
     } else {
       const built = tokenizer === null ? builder.finish() : builder.finish(tokenizer.elsewhere());
-      builder = newBuilder();
       tokenizer = null;
       reply = { type: 'built', parts: indexParts(built, 'keep') };
     }
@@ -75,6 +74,8 @@ port.on('message', (message: ToBuilder) => {
     reply = { type: 'failed', name: e.name, message: e.message, ...(e.stack === undefined ? {} : { stack: e.stack }) };
   }
   port.postMessage(reply);
+  // The next index's builder is made after the reply: a write waits for this one, not for that.
+  if (message.type === 'finish') builder = newBuilder();
 });
 
 /** One batch, its tokens taken from the tokenizing thread (which got the same batch). */

@@ -133,6 +133,14 @@ export interface PaperPage {
    * body around the results, in that buffer, instead of copying the page into a new one.
    */
   resultsJsonOwned?: boolean;
+  /**
+   * Optional, with an owned `resultsJson`: the source reuses the memory of `results` and
+   * `resultsJson` once this is called (the memory source's query threads gather later pages in
+   * it). The handler calls it at most once, when it reads them no more: when the response built
+   * around them has been written (see {@link PapersResponse.release}), or at once when it copied
+   * them. A source must answer correctly whether or not it is ever called.
+   */
+  release?: () => void;
   /** When the query asked for facets: their counts over every match (see `FacetCounts`). */
   facets?: FacetCounts;
 }

@@ -88,6 +88,8 @@ export function createApp(options: AppOptions): RequestListener {
     ...(options.authorize === undefined ? {} : { authorize: options.authorize }),
     ...(options.maxWriteBytes === undefined ? {} : { maxWriteBytes: options.maxWriteBytes }),
     onError: (error: unknown, request: PapersRequest) => options.onError(error, `${request.method} ${request.url}`),
+    // Pages go back to the query threads once written: nothing below keeps a body (compression copies it).
+    reuseBodies: true,
     transformResponse: async (answer, req) => {
       if (answer.status === 503) options.metrics?.refused(unavailableReason(answer.body));
       if (answer.status === 400 && options.onRejectedHost !== undefined && startsWith(answer.body, INVALID_HOST)) {

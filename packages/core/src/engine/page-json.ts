@@ -23,12 +23,17 @@ export const PAGE_ROOM_BEFORE = 1024;
 /** Room for `]}` and a small `"facets"` object. */
 export const PAGE_ROOM_AFTER = 256;
 
-/** Gathers the JSON of `k` papers, paper `i` being `jsonOf(i)` (a view of a store: it is copied). */
-export function gatherPageJson(k: number, jsonOf: (i: number) => Uint8Array): PageJson {
+/**
+ * Gathers the JSON of `k` papers, paper `i` being `jsonOf(i)` (a view of a store: it is copied),
+ * into a buffer from `allocate` (a new one by default; a query thread reuses buffers handed
+ * back, see `PageBuffers`). `allocate(bytes)` may answer more bytes than asked: only the
+ * view's bytes and its room are written.
+ */
+export function gatherPageJson(k: number, jsonOf: (i: number) => Uint8Array, allocate: (bytes: number) => Uint8Array = newBuffer): PageJson {
   const papers = new Array<Uint8Array>(k);
   let total = k > 0 ? k - 1 : 0;
   for (let i = 0; i < k; i++) total += (papers[i] = jsonOf(i)).byteLength;
-  const buffer = new Uint8Array(PAGE_ROOM_BEFORE + total + PAGE_ROOM_AFTER);
+  const buffer = allocate(PAGE_ROOM_BEFORE + total + PAGE_ROOM_AFTER);
   const json = buffer.subarray(PAGE_ROOM_BEFORE, PAGE_ROOM_BEFORE + total);
   const starts = new Uint32Array(k + 1);
   const ids = new Array<string>(k);
@@ -43,4 +48,8 @@ export function gatherPageJson(k: number, jsonOf: (i: number) => Uint8Array): Pa
   }
   starts[k] = at + 1;
   return { json, starts, ids };
+}
+
+function newBuffer(bytes: number): Uint8Array {
+  return new Uint8Array(bytes);
 }

@@ -62,13 +62,14 @@ export async function listPapers(
     // The count alone: no page is read, no paper fetched, no links.
     const answer = await ask(0, 0);
     const body = concatBytes([encodeUtf8(`{"count":${answer.count},"next":null,"previous":null,"results":[`), close(answer)]);
+    answer.release?.();
     return jsonResponse(200, body, isHead, cacheHeaders);
   }
   if (list.cursor !== null && representation !== 'html' && list.ordering.kind === 'fields') {
     return walkPage(config, request, pathname, list, list.ordering.keys, { isHead, cacheHeaders }, facets, close);
   }
   // `page=last` asks for the count first: the facets come with the page itself.
-  let page = list.page === 'last' ? pageCount((await ask(0, 0, false)).count, pageSize) : list.page;
+  let page = list.page === 'last' ? pageCount(countOf(await ask(0, 0, false)), pageSize) : list.page;
   const offset = (page - 1) * pageSize;
   if (offset > MAX_OFFSET) return fail('invalid-page');
   let answer = await ask(offset, pageSize);
@@ -76,16 +77,20 @@ export async function listPapers(
   // answer comes wholly from one catalogue.
   for (let attempt = 0; list.page === 'last' && page !== pageCount(answer.count, pageSize) && attempt < 3; attempt++) {
     page = pageCount(answer.count, pageSize);
+    answer.release?.();
     answer = await ask((page - 1) * pageSize, pageSize);
   }
   const { count, results, resultsJson } = answer;
   const lastPage = pageCount(count, pageSize);
-  if (page > lastPage) return fail('invalid-page');
+  if (page > lastPage) {
+    answer.release?.();
+    return fail('invalid-page');
+  }
 
   const context = { origin: linkOrigin(config, request), path: pathname, pairs: list.pairs };
   if (representation === 'html') {
     const view = { links: context, count, page, lastPage, pageSize, maxPageSize: config.maxPageSize, papers: results.map(toPaper), extensions: config.extensions !== false, terms: list.terms };
-    return htmlResponse(200, renderListPage(view), isHead, cacheHeaders);
+    return handOver(htmlResponse(200, renderListPage(view), isHead, cacheHeaders), answer);
   }
   const links = buildPageLinks(context, page, lastPage);
   const head = encodeUtf8(`{"count":${count},"next":${JSON.stringify(links.next)},"previous":${JSON.stringify(links.previous)},"results":[`);
@@ -93,7 +98,7 @@ export async function listPapers(
     // The page as the source encoded it; in its own buffer when the source leaves room around it.
     const tail = close(answer);
     const inPlace = answer.resultsJsonOwned === true ? joinAround(head, resultsJson, tail) : null;
-    return jsonResponse(200, inPlace ?? concatBytes([head, resultsJson, tail]), isHead, cacheHeaders);
+    return handOver(jsonResponse(200, inPlace ?? concatBytes([head, resultsJson, tail]), isHead, cacheHeaders), answer);
   }
   const chunks: Uint8Array[] = [head];
   results.forEach((paper, i) => {
@@ -101,7 +106,29 @@ export async function listPapers(
     chunks.push(paperJson(paper, list));
   });
   chunks.push(close(answer));
-  return jsonResponse(200, concatBytes(chunks), isHead, cacheHeaders);
+  return handOver(jsonResponse(200, concatBytes(chunks), isHead, cacheHeaders), answer);
+}
+
+/** The count of a page asked for only that; its memory goes back to the source at once. */
+function countOf(page: PaperPage): number {
+  page.release?.();
+  return page.count;
+}
+
+/**
+ * A response and the source's page it was made from: when the body lies in the page's own
+ * buffer, the page's memory goes back to the source once the body is written (the response's
+ * `release`); otherwise at once, since nothing reads the page any more.
+ */
+function handOver(response: PapersResponse, page: PaperPage): PapersResponse {
+  const { release } = page;
+  if (release === undefined) return response;
+  const inPage = response.body !== null && page.resultsJson !== undefined && response.body.buffer === page.resultsJson.buffer;
+  if (!inPage) {
+    release();
+    return response;
+  }
+  return { ...response, release };
 }
 
 /**

@@ -49,6 +49,14 @@ export interface PapersResponse {
    * stops pulling when the client goes away, and cuts the connection if it throws midway.
    */
   stream?: AsyncIterable<Uint8Array>;
+  /**
+   * Present when `body` lies in memory the source reuses (a page of the memory source with
+   * query threads): a writer that calls it once the body has been written lets that memory serve
+   * the next answers instead of waiting for the garbage collector. Nothing may read `body` after.
+   * Optional to call: framework adapters do not (a middleware after them may keep the body);
+   * `createRequestListener` does with `reuseBodies`.
+   */
+  release?: () => void;
 }
 
 /**

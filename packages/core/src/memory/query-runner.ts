@@ -12,6 +12,8 @@ export interface RunnerAnswer {
   count: number;
   page: PageJson;
   facets?: FacetCounts;
+  /** Hands the page's buffer back for reuse (see `PaperPage.release`); absent when nothing reuses it. */
+  release?: () => void;
 }
 
 /**

@@ -4,7 +4,7 @@
  * memory source with query threads, streamed building and snapshots on disk. Everything else,
  * the handlers and the edge-safe memory source included, is in `@paperlist/core`.
  */
-export { createRequestListener, writeResponse, type PapersRequestListener, type RequestListenerOptions, type TrustProxy } from './request-listener.js';
+export { createRequestListener, writeResponse, type PapersRequestListener, type RequestListenerOptions, type TrustProxy, type WriteResponseOptions } from './request-listener.js';
 
 export {
   createMemorySource,

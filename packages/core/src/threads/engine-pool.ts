@@ -139,13 +139,29 @@ export class EnginePool implements QueryRunner {
     this.release(thread);
     if ('count' in reply) {
       const { count, page, facets } = reply;
-      this.settle(task, () => task.resolve(facets === undefined ? { count, page } : { count, page, facets }));
+      const release = this.recycler(thread, page.json.buffer as ArrayBuffer);
+      this.settle(task, () => task.resolve(facets === undefined ? { count, page, release } : { count, page, facets, release }));
     } else if ('interrupted' in reply) {
       const error = reply.interrupted === 'budget' ? new QueryBudgetError(this.options.budgetMs) : task.signal?.reason;
       this.settle(task, () => task.reject(error));
     } else {
       this.settle(task, () => task.reject(new Error(`paperlist: a query thread failed: ${reply.error}`)));
     }
+  }
+
+  /**
+   * Hands `buffer` back to the thread that gathered a page in it, at most once; nothing when
+   * that thread has ended since (the buffer is then left to the GC). Posting detaches the buffer
+   * here at once, which keeps this thread's external memory, and so its full collections, down.
+   */
+  private recycler(thread: QueryThread, buffer: ArrayBuffer): () => void {
+    let done = false;
+    return () => {
+      if (done || this.closed || !this.threads.includes(thread) || buffer.byteLength === 0) return;
+      done = true;
+      const message: ToThread = { type: 'recycle', buffer };
+      thread.worker.postMessage(message, [buffer]);
+    };
   }
 
   /** The thread is free: it takes the next waiting query, if any. */

@@ -11,6 +11,7 @@ import { segmentedPageJson } from '../segments/segmented-page.js';
 import { QueryInterruptedError } from '../engine/work-budget.js';
 import type { SegmentMessage, ToPool, ToThread, ThreadData } from './pool-messages.js';
 import { lowerThreadPriority } from './thread-priority.js';
+import { PageBuffers } from './page-buffers.js';
 
 const port = parentPort;
 if (port === null) throw new Error('paperlist: engine-worker.js runs as a worker thread of the memory source');
@@ -34,6 +35,8 @@ function load(segments: readonly SegmentMessage[]): SegmentedEngine {
 }
 
 let engine = load(data.segments);
+const pageBuffers = new PageBuffers();
+const takePageBuffer = (bytes: number) => pageBuffers.take(bytes);
 // For tests of the server around a slow query: each query first keeps this thread busy so long.
 const debugSpinMs = Number(process.env['PAPERLIST_DEBUG_QUERY_SPIN_MS'] ?? 0);
 
@@ -42,13 +45,17 @@ port.on('message', (message: ToThread) => {
     engine = load(message.segments);
     return;
   }
+  if (message.type === 'recycle') {
+    pageBuffers.give(message.buffer);
+    return;
+  }
   const { id, query, budgetMs, token } = message;
   if (debugSpinMs > 0) for (const until = performance.now() + debugSpinMs; performance.now() < until; );
   let reply: ToPool;
   try {
     const cancel = { flag: data.cancel, index: data.slot, token };
     const { count, hits, facets } = engine.window(query, { deadline: performance.now() + budgetMs, cancel });
-    const page = segmentedPageJson(engine.segments, hits);
+    const page = segmentedPageJson(engine.segments, hits, takePageBuffer);
     // The page's buffer is transferred, not copied.
     port.postMessage({ id, count, page, ...(facets === undefined ? {} : { facets }) } satisfies ToPool, [page.json.buffer as ArrayBuffer]);
     return;

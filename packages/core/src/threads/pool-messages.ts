@@ -26,7 +26,9 @@ export interface ThreadData {
 /** Messages from the pool to a query thread. */
 export type ToThread =
   | { type: 'load'; segments: SegmentMessage[] }
-  | { type: 'list'; id: number; query: PaperQuery; budgetMs: number; token: number };
+  | { type: 'list'; id: number; query: PaperQuery; budgetMs: number; token: number }
+  /** A page's buffer handed back once its response was written (transferred), for the next pages. */
+  | { type: 'recycle'; buffer: ArrayBuffer };
 
 /** A query thread's answer to one `list` message. */
 export type ToPool =

@@ -24,6 +24,18 @@ export const FIXED_ADVERSARIAL: readonly AdversarialRequest[] = [
   { cls: 'substring', query: 'title=%3A+a' },
   { cls: 'substring', query: 'title=e' },
   { cls: 'substring', query: 'title=na%C3%AFve' },
+  // One or two letters at a word's edge: every word ending in `e` (or starting with `t`) is in
+  // play, tens of millions of occurrences (seen in the abuse scenario's own random set, seed 99).
+  { cls: 'short needle at a word edge', query: 'abstract=e%20&ordering=-title' },
+  { cls: 'short needle at a word edge', query: 'abstract=s%20' },
+  { cls: 'short needle at a word edge', query: 'abstract=%20t' },
+  { cls: 'short needle at a word edge', query: 'abstract=ed%20' },
+  { cls: 'short needle at a word edge', query: 'title=e%20' },
+  { cls: 'short needle at a word edge', query: 'title=in&ordering=-published' },
+  { cls: 'short needle at a word edge', query: 'abstract=TI' },
+  { cls: 'short needle at a word edge', query: 'abstract=e%2C' },
+  { cls: 'short needle at a word edge', query: 'abstract=-b' },
+  { cls: 'short needle at a word edge', query: 'abstract=e%20t' },
   { cls: 'broad prefix', query: 'q=a' },
   { cls: 'broad prefix', query: 'q=co' },
   { cls: 'broad prefix', query: 'q=co&ordering=title&page=3' },

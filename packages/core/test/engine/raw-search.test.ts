@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canSearchRaw, prepareRawNeedle, rawContains, rawContainsAnyText } from '../../src/engine/substring/raw-search.js';
+import { canSearchRaw, prepareRawNeedle, rawContains, rawContainsAnyText, rawContainsShort } from '../../src/engine/substring/raw-search.js';
 
 /** The raw-bytes search of ASCII JSON strings against decoding them and `toLowerCase().includes`. */
 describe('rawContains', () => {
@@ -39,6 +39,42 @@ describe('rawContains', () => {
 
   it('refuses needles holding characters JSON escapes', () => {
     for (const needle of ['"', '\\', '\n', 'a\tb', 'é']) expect(canSearchRaw(new TextEncoder().encode(needle))).toBe(false);
+  });
+});
+
+/** The one-pass search of short strings: the exact answer, or undefined (escapes, long strings). */
+describe('rawContainsShort', () => {
+  const encode = (text: string) => new TextEncoder().encode(`{"x":${JSON.stringify(text)},"y":"n\\"0"}`);
+  const check = (text: string, needle: string) => {
+    const bytes = new TextEncoder().encode(needle);
+    if (!canSearchRaw(bytes)) return;
+    const got = rawContainsShort(encode(text), 5, prepareRawNeedle(bytes));
+    const expected = text.toLowerCase().includes(needle);
+    // Undefined only for texts with escapes or of many bytes; never a wrong answer.
+    if (got === undefined) expect(/[\u0000-\u001f"\\]/u.test(text) || text.length > 300, `${JSON.stringify(text)} ∋ ${JSON.stringify(needle)}`).toBe(true);
+    else expect(got, `${JSON.stringify(text)} ∋ ${JSON.stringify(needle)}`).toBe(expected);
+  };
+
+  it.each([
+    ['Deep Residual Learning', 'in'],
+    ['Deep Residual Learning', 'g'],
+    ['Deep Residual Learning', 'ng"'],
+    ['ABC', 'abc'],
+    ['', 'a'],
+    ['ends with n', 'n,'],
+    ['x'.repeat(400) + 'in', 'in'],
+    ['new\nlines', 'nlines'],
+    ['match before \\ an escape', 'match'],
+  ])('%j contains %j only where the text does', (text, needle) => check(text, needle));
+
+  it('agrees with the decoded text on random strings with escapes', () => {
+    const alphabet = ['a', 'B', 'n', 't', 'u', '0', '1', 'f', ' ', '.', '\n', '\t', '\u0001', '"', '\\', 'e', 'g'];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...alphabet), { maxLength: 30 }), fc.array(fc.constantFrom('a', 'b', 'n', 't', 'u', '0', '1', 'f', ' ', '.', 'e', 'g'), { minLength: 1, maxLength: 4 }), (chars, needle) => {
+        check(chars.join(''), needle.join(''));
+      }),
+      { numRuns: 5000, seed: 7 },
+    );
   });
 });
 

@@ -1,0 +1,119 @@
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { IndexData } from '../src/engine/builder.js';
+import { listSet, setToList, type DocSet } from '../src/engine/doc-set.js';
+import { readNeedle } from '../src/engine/substring/needle.js';
+import { READ_COST, walkWords, type EdgeSeparators } from '../src/engine/substring/word-walk.js';
+import { wordsFor, type RunMatch } from '../src/engine/substring/word-sets.js';
+import { buildIndex } from '../src/memory/build-index.js';
+import type { Paper } from '../src/paper.js';
+import { loadSamplePapers } from '../src/sample.js';
+import { makePaper } from './make-paper.js';
+
+/**
+ * The word walk of one-run needles (`ti`, `e `, `(a`, ` of `) called directly, whatever the
+ * cost model would pick on a catalogue this small, against `toLowerCase().includes`: every
+ * document it keeps and every one it leaves out, with and without candidates to stay within.
+ */
+const TRICKY: Partial<Paper>[] = [
+  { title: 'İstanbul and the Kelvin \u212a scale', abstract: 'Straße, naïve Bayes; ΟΔΟΣ and ﬁnal forms. İİ.' },
+  { title: 'tab\tseparated  double  spaced', abstract: ' leading space, then new\nlines\r\nand trailing space ' },
+  { title: 'e.g. state-of-the-art (CNN) results', abstract: 'We use e.g. x,y and x, y and x ,y; $\\alpha$-nets, a--b and a - b.' },
+  { title: 'the', abstract: 'the' },
+  { title: 'Café e\u0301 and ﬁle', abstract: 'Café CAFÉ cafe\u0301 e\u0301 ǅungla Ǆ' },
+  { title: 'Long abstract', abstract: Array.from({ length: 9000 }, (_, i) => (i % 7 === 0 ? 'of the' : `w${i % 50}`)).join(' ') },
+];
+
+type Field = 'title' | 'abstract';
+
+let papers: Paper[];
+let index: IndexData;
+/** The papers in the index's document order. */
+let docs: Paper[];
+
+beforeAll(async () => {
+  const sample = await loadSamplePapers();
+  papers = [...sample.slice(0, 1200), ...TRICKY.map((p, i) => makePaper({ id: `tricky-${i}`, ...p }))];
+  index = buildIndex(papers);
+  docs = papers.map((_, d) => index.store.paper(d));
+});
+
+/** The documents whose field holds `needle`, lower-cased: what the walk must answer. */
+function expected(field: Field, needle: string, within: Uint32Array | null): number[] {
+  const all = within === null ? docs.map((_, d) => d) : [...within];
+  return all.filter((d) => docs[d]![field].toLowerCase().includes(needle));
+}
+
+function walk(field: Field, needle: string, candidates: DocSet): number[] | null {
+  const parsed = readNeedle(needle);
+  if (parsed.kind !== 'ascii' || parsed.words.length !== 1) return null;
+  const [first, last] = parsed.separators as [string, string];
+  const how: RunMatch = first === '' ? (last === '' ? 'contains' : 'suffix') : last === '' ? 'prefix' : 'exact';
+  const edges: EdgeSeparators | null = how === 'contains' ? null : { before: first === '' ? null : first, after: last === '' ? null : last };
+  const words = wordsFor(index, parsed.words[0]!, how);
+  const text = field === 'title' ? index.titleText : index.abstractText;
+  const read = (some: Uint32Array) => Uint32Array.from([...some].filter((d) => docs[d]![field].toLowerCase().includes(needle)));
+  const found = walkWords(index, text, field, parsed.words[0]!, words, edges, read, candidates);
+  const list = [...setToList(found)];
+  return candidates.kind === 'all' ? list : list.filter((d) => setToList(candidates).includes(d));
+}
+
+// With reading dear, the walk goes through every word instead of reading the last candidates:
+// the separator flags then decide nearly everything.
+describe.each([
+  ['as the cost model says', 1],
+  ['with reading made dear', 1e6],
+])('walkWords (one-run substring needles), %s', (_, factor) => {
+  const costs = { ...READ_COST };
+  beforeAll(() => {
+    READ_COST.title = costs.title * factor;
+    READ_COST.abstract = costs.abstract * factor;
+    return () => Object.assign(READ_COST, costs);
+  });
+
+  it.each([
+    ['title', 'e '],
+    ['abstract', 'e '],
+    ['abstract', ' t'],
+    ['abstract', 'e,'],
+    ['abstract', 's. '],
+    ['abstract', '(a'],
+    ['abstract', ' of '],
+    ['title', '-of-'],
+    ['abstract', 'ti'],
+    ['title', 'in'],
+    ['abstract', 'cafe '],
+    ['title', 'fi'],
+    ['abstract', 'a '],
+    ['title', 'k'],
+    ['abstract', 'the'],
+    ['abstract', ' the'],
+    ['abstract', 'g.'],
+    ['title', 'k '],
+    ['abstract', 'x '],
+  ] as [Field, string][])('%s contains %j: exactly the documents holding it', (field, needle) => {
+    expect(walk(field, needle, { kind: 'all', size: papers.length })).toEqual(expected(field, needle, null));
+  });
+
+  it('needles cut from the texts at word edges, within random candidates', () => {
+    fc.assert(
+      fc.property(fc.nat(), fc.boolean(), fc.nat(2000), fc.integer({ min: 1, max: 5 }), fc.integer({ min: 0, max: 3 }), fc.nat(), (pick, title, from, length, density, seed) => {
+        const field: Field = title ? 'title' : 'abstract';
+        const text = docs[pick % docs.length]![field].toLowerCase();
+        if (text.length === 0) return;
+        const start = from % text.length;
+        const needle = text.slice(start, start + length);
+        // Candidates: all documents, or a pseudo-random share of them.
+        let candidates: DocSet = { kind: 'all', size: papers.length };
+        if (density > 0) {
+          const kept = papers.map((_, d) => d).filter((d) => ((d * 2654435761 + seed) >>> 0) % 4 < density);
+          candidates = listSet(Uint32Array.from(kept));
+        }
+        const got = walk(field, needle, candidates);
+        if (got === null) return;
+        expect(got, `${field} ${JSON.stringify(needle)}`).toEqual(expected(field, needle, candidates.kind === 'all' ? null : setToList(candidates)));
+      }),
+      { numRuns: 600, seed: 20261129 },
+    );
+  });
+});

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { IndexData } from '../src/engine/builder.js';
 import { listSet, setToList, type DocSet } from '../src/engine/doc-set.js';
 import { readNeedle } from '../src/engine/substring/needle.js';
-import { READ_COST, walkWords, type EdgeSeparators } from '../src/engine/substring/word-walk.js';
+import { COMMON, READ_COST, walkOrder, walkWords, type EdgeSeparators } from '../src/engine/substring/word-walk.js';
 import { wordsFor, type RunMatch } from '../src/engine/substring/word-sets.js';
 import { buildIndex } from '../src/memory/build-index.js';
 import type { Paper } from '../src/paper.js';
@@ -114,6 +114,29 @@ describe.each([
         expect(got, `${field} ${JSON.stringify(needle)}`).toEqual(expected(field, needle, candidates.kind === 'all' ? null : setToList(candidates)));
       }),
       { numRuns: 600, seed: 20261129 },
+    );
+  });
+});
+
+describe('walkOrder', () => {
+  it('puts the common words first, then the dear ones dearest first, then the rest in word order', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.nat(5000), { maxLength: 60 }), fc.array(fc.integer({ min: -1, max: 40 }), { minLength: 60, maxLength: 60 }), fc.integer({ min: 0, max: 41 }), (raw, costOf, dear) => {
+        const unordered = Uint32Array.from(raw.sort((a, b) => a - b));
+        const cost = (w: number) => (costOf[w % 60]! < 0 ? COMMON : costOf[w % 60]!);
+        const { words, costs, left } = walkOrder(unordered, cost, dear);
+        expect([...words].sort((a, b) => a - b)).toEqual([...unordered]);
+        expect([...costs]).toEqual([...words].map(cost));
+        expect(left).toBe([...unordered].map(cost).filter((c) => c !== COMMON).reduce((a, b) => a + b, 0));
+        const rank = (c: number) => (c === COMMON ? 0 : c >= dear ? 1 : 2);
+        for (let i = 1; i < words.length; i++) {
+          const [a, b] = [costs[i - 1]!, costs[i]!];
+          expect(rank(a)).toBeLessThanOrEqual(rank(b));
+          if (rank(a) === rank(b) && rank(a) === 1) expect(a > b || (a === b && words[i - 1]! < words[i]!)).toBe(true);
+          if (rank(a) === rank(b) && rank(a) !== 1) expect(words[i - 1]!).toBeLessThan(words[i]!);
+        }
+      }),
+      { numRuns: 300, seed: 29 },
     );
   });
 });

@@ -4,6 +4,9 @@ import { Growable } from '../growable.js';
 import { Vocabulary } from '../vocabulary.js';
 import { ASCII_FOLD, WordTable, type WordCodes } from '../word-table.js';
 
+/** The text fields a substring filter reads. */
+export type TextField = 'title' | 'abstract';
+
 /** Sets of {@link FieldText.chars}: `a`–`z` are 0–25, `0`–`9` are 26–35. */
 export const CHAR_SETS = 36;
 

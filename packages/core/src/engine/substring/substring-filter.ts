@@ -5,7 +5,7 @@ import { EMPTY_SET, intersectSets, listSet, lowerBound, setHas, setSize, setToLi
 import { asciiBytes } from '../paper-store.js';
 import { ANCHOR_COST, LOOKUP_COST, WALK_COST, type PartSeparators, type PhraseJoin } from '../phrase-join.js';
 import { spend } from '../work-budget.js';
-import { charSet, type FieldText } from './field-text.js';
+import { charSet, type FieldText, type TextField } from './field-text.js';
 import { readNeedle } from './needle.js';
 import { canSearchRaw, prepareRawNeedle, rawContains, rawContainsAnyText, rawContainsShort } from './raw-search.js';
 import type { Vocabulary } from '../vocabulary.js';
@@ -14,8 +14,7 @@ import { READ_COST, walkWords, walkWordsCost, type EdgeSeparators } from './word
 import { bitsToSet, orInto, union } from './doc-bits.js';
 import { hasDeferredTables } from '../deferred-tables.js';
 
-/** The text fields a substring filter reads. */
-export type TextField = 'title' | 'abstract';
+export type { TextField } from './field-text.js';
 
 /**
  * Largest index with deferred tables whose substring filters read every candidate paper rather

@@ -6,9 +6,8 @@ import { LOOKUP_COST } from '../phrase-join.js';
 import { LAST, POSITION, SPACE_AFTER, SPACE_BEFORE } from '../postings.js';
 import { spend } from '../work-budget.js';
 import { bitsToSet, orInto, union } from './doc-bits.js';
-import type { FieldText } from './field-text.js';
+import type { FieldText, TextField } from './field-text.js';
 import { foldRiskDocs } from './fold-risk.js';
-import type { TextField } from './substring-filter.js';
 
 /**
  * Work units of reading one document's field to check a needle. A unit is about one position
@@ -75,10 +74,9 @@ export function walkWords(
   const stateOf = edges === null ? null : edgeStates(edges);
   const walkCost = (w: number) => WORD_COST + postings.df[w]! + postings.positionsAt[w + 1]! - postings.positionsAt[w]!;
   // The common words first: each is one set of the field, read at once, and they find most
-  // documents; then the others by their walks, dearest first.
-  const words = byKeyDescending(unordered, (w) => (common !== null && common.slot(w) >= 0 ? KEY_LIMIT - 1 : walkCost(w)));
-  let left = 0;
-  for (let x = 0; x < words.length; x++) if (common === null || common.slot(words[x]!) < 0) left += walkCost(words[x]!);
+  // documents; then the dear words by their walks, dearest first; then the cheap rest.
+  const { words, costs, left: total } = walkOrder(unordered, (w) => (common !== null && common.slot(w) >= 0 ? COMMON : walkCost(w)), bitsetWords(n));
+  let left = total;
   const wanted = setToBits(candidates, n);
   // Counting the documents still to find costs a pass over the bitset: done before a word
   // that costs more than that, or after many cheaper ones.
@@ -110,17 +108,17 @@ export function walkWords(
     const w = words[x]!;
     const df = postings.df[w]!;
     if (df === 0) continue;
-    const slot = common === null ? -1 : common.slot(w);
+    const slot = costs[x] === COMMON ? common!.slot(w) : -1;
     if (slot >= 0) {
       const set = common!.set(field, slot);
       spend(set.kind === 'bits' ? bits.length : setSize(set));
       orInto(bits, set);
       continue;
     }
-    const cost = walkCost(w);
+    const cost = costs[x]!;
     sinceCheck += cost;
     // Right after the common words' sets (which find most documents), and then now and again.
-    const afterCommon = x > 0 && common !== null && common.slot(words[x - 1]!) >= 0;
+    const afterCommon = x > 0 && costs[x - 1] === COMMON;
     if (x > 0 && (afterCommon || cost >= checkCost || sinceCheck >= 16 * checkCost)) {
       sinceCheck = 0;
       spend(checkCost);
@@ -243,27 +241,47 @@ function lookUpMissing(index: IndexData, w: number, wanted: Uint32Array, found: 
   }
 }
 
-/**
- * `words` by `key` (a whole number below 2^30), largest first, ties by word. Keys and places
- * are packed into one float each and sorted natively: a suffix such as `e` has tens of
- * thousands of words, and a sort with a comparator took 25 ms of such a query.
- */
-function byKeyDescending(words: Uint32Array, key: (w: number) => number): Uint32Array {
-  const PLACE = 2 ** 23;
-  if (words.length > PLACE) {
-    const keys = Float64Array.from(words, key);
-    const order = Uint32Array.from(words.keys()).sort((a, b) => keys[b]! - keys[a]! || a - b);
-    return Uint32Array.from(order, (i) => words[i]!);
-  }
-  const packed = new Float64Array(words.length);
-  // Descending keys, ascending words (`words` is ascending): the key's complement first.
-  for (let i = 0; i < words.length; i++) packed[i] = (KEY_LIMIT - 1 - Math.min(key(words[i]!), KEY_LIMIT - 1)) * PLACE + i;
-  packed.sort();
-  return Uint32Array.from(packed, (p) => words[p % PLACE]!);
-}
+/** The cost {@link walkOrder} is given for a common word (its set of the field is read instead of a walk). */
+export const COMMON = -1;
 
-/** Keys of {@link byKeyDescending} are below this. */
-const KEY_LIMIT = 2 ** 30;
+/**
+ * The order of a walk: the common words (cost {@link COMMON}), then the words dearer than
+ * `dear`, dearest first, then the others in word order, with each one's cost and the total
+ * cost of the walks. Only the dear words are sorted: a suffix such as `e` has tens of
+ * thousands of cheap words, and sorting them all took 12 ms of a 70 ms query; their order
+ * does not matter (each is walked, looked up, or read with the rest), and in word order
+ * their positions are read in the order they are stored.
+ */
+export function walkOrder(unordered: Uint32Array, cost: (w: number) => number, dear: number): { words: Uint32Array; costs: Float64Array; left: number } {
+  const m = unordered.length;
+  const all = new Float64Array(m);
+  let left = 0;
+  let firsts = 0;
+  for (let i = 0; i < m; i++) {
+    const c = cost(unordered[i]!);
+    all[i] = c;
+    if (c === COMMON || c >= dear) firsts++;
+    if (c !== COMMON) left += c;
+  }
+  const top = Uint32Array.from({ length: firsts });
+  for (let i = 0, k = 0; i < m; i++) if (all[i] === COMMON || all[i]! >= dear) top[k++] = i;
+  // Common words first (their cost as the largest), then by cost descending, ties by word.
+  const key = (i: number) => (all[i] === COMMON ? Infinity : all[i]!);
+  top.sort((a, b) => key(b) - key(a) || a - b);
+  const words = new Uint32Array(m);
+  const costs = new Float64Array(m);
+  let k = 0;
+  for (let j = 0; j < top.length; j++, k++) {
+    words[k] = unordered[top[j]!]!;
+    costs[k] = all[top[j]!]!;
+  }
+  for (let i = 0; i < m; i++) {
+    if (all[i] === COMMON || all[i]! >= dear) continue;
+    words[k] = unordered[i]!;
+    costs[k++] = all[i]!;
+  }
+  return { words, costs, left };
+}
 
 /** How many documents of `wanted` are not in `found`. */
 function countMissing(wanted: Uint32Array, found: Uint32Array): number {

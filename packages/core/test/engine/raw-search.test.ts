@@ -37,6 +37,16 @@ describe('rawContains', () => {
     );
   });
 
+  it('is exact on text of any characters but the two whose lower case is ASCII', () => {
+    const alphabet = ['a', 'B', 'n', 'k', 'i', 'K', 'I', 's', ' ', '.', '\n', '"', '\\', 'é', 'É', 'ß', 'ﬁ', '😀', '\u0301', '\ud800', 'Σ', 'ς', 'Ą', 'ê', '—', 'ℓ'];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...alphabet), { maxLength: 30 }), fc.array(fc.constantFrom('a', 'b', 'n', 'k', 'i', 's', ' ', '.', 'e', 'f'), { minLength: 1, maxLength: 4 }), (chars, needle) => {
+        check(chars.join(''), needle.join(''));
+      }),
+      { numRuns: 5000, seed: 11 },
+    );
+  });
+
   it('refuses needles holding characters JSON escapes', () => {
     for (const needle of ['"', '\\', '\n', 'a\tb', 'é']) expect(canSearchRaw(new TextEncoder().encode(needle))).toBe(false);
   });
@@ -87,6 +97,11 @@ describe('rawContainsAnyText', () => {
     const got = rawContainsAnyText(encode(text), 5, prepareRawNeedle(bytes));
     const lowersToAscii = /[\u0130\u212a]/u.test(text);
     expect(got, `${JSON.stringify(text)} ∋ ${JSON.stringify(needle)}`).toBe(lowersToAscii ? null : text.toLowerCase().includes(needle));
+    // Told the text holds no `İ` (when it holds none), it still finds the Kelvin sign.
+    if (!text.includes('\u0130')) {
+      const told = rawContainsAnyText(encode(text), 5, prepareRawNeedle(bytes), false);
+      expect(told, `${JSON.stringify(text)} ∋ ${JSON.stringify(needle)}, no İ`).toBe(text.includes('\u212a') ? null : text.toLowerCase().includes(needle));
+    }
   };
 
   it.each([
@@ -100,6 +115,8 @@ describe('rawContainsAnyText', () => {
     ['emoji 😀 and', ' and'],
     ['lone \ud800 surrogate', 'd800'],
     ['lone \ud800 surrogate', ' surrogate'],
+    ['crêpe \u212a', 'k'],
+    ['Ī and ê then \u212a', 'e t'],
   ])('%j contains %j only where the text does', (text, needle) => check(text, needle));
 
   it('agrees with the decoded text on random strings of any characters', () => {

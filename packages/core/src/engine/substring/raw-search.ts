@@ -47,7 +47,9 @@ export function prepareRawNeedle(needle: Uint8Array): RawNeedle {
 
 /**
  * Whether the JSON string starting (at its opening quote) at `from` in `json` holds the
- * needle, ignoring ASCII case. The string must hold ASCII text only.
+ * needle, ignoring ASCII case. The string must hold ASCII text only, or text without the two
+ * characters whose lower case is ASCII (see {@link rawContainsAnyText}): the bytes of UTF-8
+ * sequences are all above 0x7f and never match the needle's.
  */
 export function rawContains(json: Uint8Array, from: number, needle: RawNeedle): boolean {
   // A view of the string's content: the native searches must stop at its end, not run through the chunk.
@@ -86,19 +88,26 @@ export function rawContainsShort(json: Uint8Array, from: number, needle: RawNeed
  * bytes of a UTF-8 sequence are all above 0x7f, so an ASCII needle only ever matches ASCII
  * characters; what lower-casing adds is two characters whose lower case is ASCII: `İ`
  * (U+0130, to `i̇`) and the Kelvin sign (U+212A, to `k`). A text holding either is not
- * searched here (null: decode it).
+ * searched here (null: decode it). `dottedI`: false when the caller knows the text holds no `İ`.
  */
-export function rawContainsAnyText(json: Uint8Array, from: number, needle: RawNeedle): boolean | null {
+export function rawContainsAnyText(json: Uint8Array, from: number, needle: RawNeedle, dottedI = true): boolean | null {
   const text = json.subarray(from + 1, closingQuote(json, from));
-  if (holdsSequence(text, 0xc4, 0xb0, -1) || holdsSequence(text, 0xe2, 0x84, 0xaa)) return null;
+  if ((dottedI && holdsDottedI(text)) || holdsKelvin(text)) return null;
   return searchText(text, needle);
 }
 
-/** Whether `text` holds the bytes `a b` (then `c`, unless it is -1). */
-function holdsSequence(text: Uint8Array, a: number, b: number, c: number): boolean {
-  for (let i = text.indexOf(a); i >= 0; i = text.indexOf(a, i + 1)) {
-    if (text[i + 1] === b && (c < 0 || text[i + 2] === c)) return true;
-  }
+/** Whether `text` holds `İ` (C4 B0). */
+function holdsDottedI(text: Uint8Array): boolean {
+  for (let i = text.indexOf(0xc4); i >= 0; i = text.indexOf(0xc4, i + 1)) if (text[i + 1] === 0xb0) return true;
+  return false;
+}
+
+/**
+ * Whether `text` holds the Kelvin sign (E2 84 AA), found by its last byte: E2 leads every
+ * dash, quote and mathematical sign of an abstract, AA ends few characters (`ê`, mostly).
+ */
+function holdsKelvin(text: Uint8Array): boolean {
+  for (let i = text.indexOf(0xaa, 2); i >= 0; i = text.indexOf(0xaa, i + 1)) if (text[i - 1] === 0x84 && text[i - 2] === 0xe2) return true;
   return false;
 }
 

@@ -43,7 +43,8 @@ export function substringMatches(index: IndexData, join: PhraseJoin, field: Text
   // A write's small delta: its few papers are read, and its tables never built (see `deferred-tables.ts`).
   if (hasDeferredTables(index) && index.n <= READ_EACH_UP_TO) return listSet(readEach(index, field, needle, setToList(restrict ?? all), null));
   const text = field === 'title' ? index.titleText : index.abstractText;
-  const read = (docs: Uint32Array) => readEach(index, field, needle, docs, text.nonAscii);
+  let known: KnownText | null = null;
+  const read = (docs: Uint32Array) => readEach(index, field, needle, docs, (known ??= knownText(text)));
   const parsed = readNeedle(needle);
   if (parsed.kind === 'unicode') {
     let candidates: DocSet = restrict ?? all;
@@ -172,33 +173,54 @@ function separatorRuns(text: FieldText, n: number, how: RunMatch, separator: str
   return any ? bitsToSet(bits) : EMPTY_SET;
 }
 
+/** What the field's tables say about its documents' text, for reading them (see {@link readEach}). */
+interface KnownText {
+  /** The documents whose field is not pure ASCII, ascending. */
+  readonly nonAscii: Uint32Array;
+  /**
+   * Those that may hold `İ` (U+0130), whose lower case is `i` and a combining dot: the tables
+   * hold the lower-cased text's code points, so these are the documents with that dot (U+0307).
+   */
+  readonly dottedI: Uint32Array;
+}
+
+function knownText(text: FieldText): KnownText {
+  const i = indexOf(text.unicode, 0x307);
+  return { nonAscii: text.nonAscii, dottedI: i < 0 ? new Uint32Array(0) : setToList(text.unicodeDocs.set(i)) };
+}
+
 /**
  * The documents of `docs` (ascending) whose field holds the needle, read from the stored JSON:
- * ASCII fields on their raw bytes (see raw-search.ts), other fields as decoded strings.
- * `nonAscii`: the documents whose field is not pure ASCII (`FieldText.nonAscii`), or null when
- * not known (every field is then read as possibly non-ASCII).
+ * on the raw bytes (see raw-search.ts) unless lower-casing the field makes ASCII of what is not
+ * (then as decoded strings). `known`: what the field's tables say (see {@link KnownText}), or
+ * null when not known (every field is then read as possibly non-ASCII, possibly with `İ`).
  */
-function readEach(index: IndexData, field: TextField, needle: string, docs: Uint32Array, nonAscii: Uint32Array | null): Uint32Array {
+function readEach(index: IndexData, field: TextField, needle: string, docs: Uint32Array, known: KnownText | null): Uint32Array {
   const { store } = index;
   const bytes = asciiBytes(needle);
   const raw = bytes !== null && canSearchRaw(bytes) ? prepareRawNeedle(bytes) : null;
   const kept = uint32Array(docs.length);
   let k = 0;
   let u = 0;
+  let l = 0;
   for (let i = 0; i < docs.length; i++) {
     const d = docs[i]!;
     spend(READ_COST[field]);
     let ascii = false;
-    if (nonAscii !== null) {
+    let dottedI = true;
+    if (known !== null) {
+      const { nonAscii, dottedI: dotted } = known;
       while (u < nonAscii.length && nonAscii[u]! < d) u++;
       ascii = u >= nonAscii.length || nonAscii[u] !== d;
+      while (l < dotted.length && dotted[l]! < d) l++;
+      dottedI = l < dotted.length && dotted[l] === d;
     }
     let found: boolean | null = null;
     if (raw !== null) {
       const json = store.chunk(d);
       const from = store.fieldStart(d, field);
       if (ascii) found = (field === 'title' ? rawContainsShort(json, from, raw) : undefined) ?? rawContains(json, from, raw);
-      else found = rawContainsAnyText(json, from, raw);
+      else found = rawContainsAnyText(json, from, raw, dottedI);
     }
     found ??= field === 'title' ? store.titleContains(d, needle, bytes) : store.abstractContains(d, needle, bytes);
     if (found) kept[k++] = d;

@@ -1,5 +1,6 @@
 import { uint32Array } from '../alloc.js';
-import { listSet, type DocSet } from '../doc-set.js';
+import { countBits } from '../bits.js';
+import { bitsSet, EMPTY_SET, listSet, type DocSet } from '../doc-set.js';
 
 /** Adds the documents of `set` to `bits`. */
 export function orInto(bits: Uint32Array, set: DocSet): void {
@@ -32,13 +33,6 @@ export function union(a: Uint32Array, b: Uint32Array): DocSet {
 
 /** `bits` as a set: the empty set when no bit is set. */
 export function bitsToSet(bits: Uint32Array): DocSet {
-  let count = 0;
-  for (let i = 0; i < bits.length; i++) {
-    let v = bits[i]!;
-    while (v !== 0) {
-      v &= v - 1;
-      count++;
-    }
-  }
-  return count === 0 ? { kind: 'list', docs: new Uint32Array(0) } : { kind: 'bits', bits, count };
+  const count = countBits(bits);
+  return count === 0 ? EMPTY_SET : bitsSet(bits, count);
 }

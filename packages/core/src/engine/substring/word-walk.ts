@@ -72,10 +72,9 @@ export function walkWords(
   // A common word's set of the field answers a run inside words at once; not one with edges.
   const common = edges === null ? index.commonWords : null;
   const stateOf = edges === null ? null : edgeStates(edges);
-  const walkCost = (w: number) => WORD_COST + postings.df[w]! + postings.positionsAt[w + 1]! - postings.positionsAt[w]!;
   // The common words first: each is one set of the field, read at once, and they find most
   // documents; then the dear words by their walks, dearest first; then the cheap rest.
-  const { words, costs, left: total } = walkOrder(unordered, (w) => (common !== null && common.slot(w) >= 0 ? COMMON : walkCost(w)), bitsetWords(n));
+  const { words, costs, left: total } = walkOrder(unordered, (w) => (common !== null && common.slot(w) >= 0 ? COMMON : wordWalkCost(index, w)), bitsetWords(n));
   let left = total;
   const wanted = setToBits(candidates, n);
   // Counting the documents still to find costs a pass over the bitset: done before a word
@@ -191,13 +190,19 @@ export function walkWords(
 
 /** About what {@link walkWords} costs at most: the common words' field sets (without edges), the other words' walks. */
 export function walkWordsCost(index: IndexData, words: Uint32Array, edges: EdgeSeparators | null): number {
-  const { postings, commonWords } = index;
+  const { commonWords } = index;
   let total = 0;
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
-    total += edges === null && commonWords.slot(w) >= 0 ? bitsetWords(index.n) : WORD_COST + postings.df[w]! + postings.positionsAt[w + 1]! - postings.positionsAt[w]!;
+    total += edges === null && commonWords.slot(w) >= 0 ? bitsetWords(index.n) : wordWalkCost(index, w);
   }
   return total;
+}
+
+/** What walking word `w` costs: its start, its documents and its positions. */
+function wordWalkCost(index: IndexData, w: number): number {
+  const { postings } = index;
+  return WORD_COST + postings.df[w]! + postings.positionsAt[w + 1]! - postings.positionsAt[w]!;
 }
 
 /**

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createMemorySource, createScanSource, type Paper, type PaperQuery, type PaperSource } from '../src/index.js';
 import { loadSamplePapers } from '../src/sample.js';
+import { READ_COST } from '../src/engine/substring/word-walk.js';
 import { makePaper } from './make-paper.js';
 
 /**
@@ -111,6 +112,52 @@ describe.each([
     const both: PaperQuery = { ...query('titleContains', 'a', null), filters: { titleContains: 'a', abstractContains: 'of the' } };
     const [got, want] = await Promise.all([engine.list(both), reference.list(both)]);
     expect(got.count).toBe(want.count);
+  });
+});
+
+/**
+ * The same needles through the whole engine with reading made dear: on a catalogue this small
+ * the cost model mostly reads the candidates, and this makes it walk the words and join the
+ * positions instead (the paths that answer at 498k), against the scan source.
+ */
+describe('substring filters with reading made dear = the scan source', () => {
+  const costs = { ...READ_COST };
+  let papers: Paper[];
+  let engine: PaperSource;
+  let reference: PaperSource;
+  beforeAll(async () => {
+    READ_COST.title = costs.title * 1e6;
+    READ_COST.abstract = costs.abstract * 1e6;
+    const sample = await loadSamplePapers();
+    papers = [...sample.slice(0, 1500), ...TRICKY.map((p, i) => makePaper({ id: `tricky-${i}`, ...p }))];
+    engine = createMemorySource(papers);
+    reference = createScanSource(papers);
+    return () => Object.assign(READ_COST, costs);
+  });
+
+  it('needles cut from the texts, and at word edges', async () => {
+    const edges = ['e ', ' t', 's ', 'ed ', 'e,', '-b', '(a', 'e t', 'ti', 'in', 'the ', ' of ', 'tion of the'];
+    for (const needle of edges) {
+      for (const field of ['titleContains', 'abstractContains'] as const) {
+        const q: PaperQuery = { terms: [], filters: { [field]: needle }, ordering: { kind: 'fields', keys: [{ field: 'id', descending: false }] }, offset: 0, limit: 1e9 };
+        const [got, want] = await Promise.all([engine.list(q), reference.list(q)]);
+        expect(got.results.map((r) => (r as { id: string }).id), `${field} ${JSON.stringify(needle)}`).toEqual(want.results.map((r) => (r as { id: string }).id));
+      }
+    }
+    await fc.assert(
+      fc.asyncProperty(fc.nat(), fc.boolean(), fc.nat(400), fc.integer({ min: 1, max: 6 }), async (pick, title, from, length) => {
+        const paper = papers[pick % papers.length]!;
+        const text = title ? paper.title : paper.abstract;
+        if (text.length === 0) return;
+        const needle = text.slice(from % text.length, (from % text.length) + length);
+        const field = title ? 'titleContains' : 'abstractContains';
+        const q: PaperQuery = { terms: [], filters: { [field]: needle }, ordering: { kind: 'fields', keys: [{ field: 'id', descending: false }] }, offset: 0, limit: 1e9 };
+        const [got, want] = await Promise.all([engine.list(q), reference.list(q)]);
+        expect(got.count, `${field} ${JSON.stringify(needle)}`).toBe(want.count);
+        expect(got.results.map((r) => (r as { id: string }).id)).toEqual(want.results.map((r) => (r as { id: string }).id));
+      }),
+      { numRuns: 300, seed: 20261129 },
+    );
   });
 });
 

@@ -94,6 +94,28 @@ describe('phrases of the commonest words (pair steps) = scan', () => {
     expect(planJoin(index, [word('of'), range], from).anchor.kind).toBe('pair');
   });
 
+  it('anchors `tion of the` on the pair, not on the gathered runs of the words ending in `tion`', () => {
+    // The words ending in `tion` hold fewer positions than `of`, but they are many words: their
+    // runs would be sorted by document and read out of order (`abstract=tion of the` at 498k:
+    // 192 ms that way, 138 ms from `of`'s successor codes).
+    const tion = Array.from({ length: 400 }, (_, i) => `w${i.toString(36)}tion`);
+    const random = seededRandom(3);
+    const many = Array.from({ length: 300 }, (_, i) =>
+      makePaper({ id: `t${i}`, title: '', abstract: Array.from({ length: 30 }, () => (random() < 0.1 ? tion[Math.floor(random() * tion.length)] : COMMON[Math.floor(random() * COMMON.length)])).join(' ') }),
+    );
+    const builder = new IndexBuilder();
+    for (const paper of many) builder.add(paper);
+    const index = builder.finish();
+    const suffixed = Uint32Array.from(tion.map((w) => index.vocabulary.find(w)).filter((w) => w >= 0)).sort();
+    const [from, to] = index.vocabulary.prefixRange('the');
+    const range = Uint32Array.from({ length: to - from }, (_, i) => from + i);
+    const parts = [suffixed, Uint32Array.of(index.vocabulary.find('of')), range];
+    let positions = 0;
+    for (const w of suffixed) positions += index.postings.positionsAt[w + 1]! - index.postings.positionsAt[w]!;
+    expect(positions).toBeLessThan(index.postings.positionsAt[index.vocabulary.find('of') + 1]! - index.postings.positionsAt[index.vocabulary.find('of')]!);
+    expect(planJoin(index, parts, -1).anchor).toMatchObject({ kind: 'pair', part: 1 });
+  });
+
   it.each(['"of the"', '"in a"', '"to the"', '"the of a"', '"of the" "in a" "to the"', '"of th"', '"of t"', '"a the"', '"of thé"', '"the of"'])(
     'fixed phrase %s, every ordering',
     async (q) => {

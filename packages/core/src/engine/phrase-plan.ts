@@ -8,6 +8,13 @@ export const WALK_COST = 12;
 /** Work units per position read when the anchor's starts are collected. */
 export const ANCHOR_COST = 5;
 /**
+ * Work units per (word, document) run, on top of a walk's, when an anchor of several words is
+ * collected: its runs are sorted by document first, then read in that order, a jump into
+ * another word's positions each (measured at 498k on the 4,949 words ending in `tion`, 1.3
+ * million runs: sorting 43 ns a run, reading as dear as walking them).
+ */
+export const GATHER_COST = 20;
+/**
  * Work units per occurrence of a pair's first word: a sequential read of its position and
  * of its successor byte, and a table lookup; the starts the code rejects touch nothing else.
  */
@@ -58,6 +65,12 @@ export function planJoin(index: IndexData, parts: readonly Uint32Array[], wholeL
     for (let i = 0; i < words.length; i++) total += postings.positionsAt[words[i]! + 1]! - postings.positionsAt[words[i]!]!;
     return total;
   };
+  /** The words' (word, document) runs: the documents they hold, counted with repeats. */
+  const runs = (words: Uint32Array) => {
+    let total = 0;
+    for (let i = 0; i < words.length; i++) total += postings.df[words[i]!]!;
+    return total;
+  };
   const docs = (words: Uint32Array) => {
     let total = 0;
     for (let i = 0; i < words.length && total < n; i++) total += postings.df[words[i]!]!;
@@ -104,7 +117,9 @@ export function planJoin(index: IndexData, parts: readonly Uint32Array[], wholeL
   let plain = 0;
   for (let c = 1; c < k; c++) if (cost[c]! < cost[plain]!) plain = c;
   const plainDocs = docs(parts[plain]!);
-  let best = cost[plain]! * ANCHOR_COST;
+  // One word's starts come in document order; several words' runs must be sorted, then read out of order.
+  const several = parts[plain]!.length > 1;
+  let best = several ? (cost[plain]! + runs(parts[plain]!)) * WALK_COST + runs(parts[plain]!) * GATHER_COST : cost[plain]! * ANCHOR_COST;
   for (let c = 0; c < k; c++) if (c !== plain) best += partCost(c, plainDocs);
   let anchor: JoinStep = { kind: 'plain', part: plain };
   for (const pair of pairs) {

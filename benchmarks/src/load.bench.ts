@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { disjointRequests } from './load/disjoint-requests.js';
 import { loadSamplePapers } from '@paperlist/core/sample';
 import { FIXED_ADVERSARIAL, randomAdversarial } from './adversarial/adversarial-requests.js';
 import type { BenchArgs, CorpusSize } from './args.js';
@@ -42,8 +43,13 @@ function startServer(size: CorpusSize, threads: number, pathsFile: string): Prom
   });
 }
 
-const hammer = (port: number, paths: readonly string[], duration: number) =>
-  autocannon({ url: `http://127.0.0.1:${port}`, connections: CONNECTIONS, duration, requests: paths.map((path) => ({ method: 'GET', path })) });
+/** A run of `duration` seconds, each connection asking requests of its own (none asked twice unless `repeated`). */
+async function hammer(port: number, paths: readonly string[], duration: number): Promise<autocannon.Result & { repeated: boolean }> {
+  const requests = disjointRequests(paths, CONNECTIONS);
+  const { requests: first, setupClient } = requests;
+  const result = await autocannon({ url: `http://127.0.0.1:${port}`, connections: CONNECTIONS, duration, requests: first, setupClient });
+  return { ...result, repeated: requests.repeated() };
+}
 
 export async function runLoadBench(args: BenchArgs): Promise<void> {
   console.log('\n## Load: throughput and a client under abuse\n');
@@ -92,7 +98,10 @@ export async function runLoadBench(args: BenchArgs): Promise<void> {
           }),
         ),
       );
-      console.log(`\n${formatCount(seen)} requests answered by paperlist in the run, out of ${formatCount(measured.length)} distinct paths${seen > measured.length ? ' (the list wrapped: some repeated)' : ''}.`);
+      console.log(
+        `\n${formatCount(seen)} requests answered by paperlist in the run, each connection asking paths of its own out of ${formatCount(measured.length)} distinct ones` +
+          `${ours.repeated ? ' (a connection ran out of its share: some were asked twice)' : ' (none asked twice)'}.`,
+      );
 
       const abusive = [...FIXED_ADVERSARIAL, ...randomAdversarial(await loadSamplePapers(), 200, 99)].map((r) => `/api/v1/papers/?${r.query}`);
       console.log(`\n#### Under abuse: ${args.duration} s with a normal client alone, then ${args.duration} s beside two clients looping over ${abusive.length} adversarial requests\n`);

@@ -17,9 +17,11 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { disjointRequests } from './load/disjoint-requests.js';
 import pg from 'pg';
 import { importPapers, migrate, type Queryable } from '@paperlist/postgres';
 import { LARGE_CATALOG } from './corpus.js';
+import { sequentialClient } from './load/http-client.js';
 import { timeExtensions } from './load/sql-mode-extensions.js';
 
 const DATABASE_URL =
@@ -28,9 +30,21 @@ const SCHEMA = process.env['PAPERLIST_SQL_LOAD_SCHEMA'] ?? 'paperlist_sql_load';
 const REUSE = process.env['PAPERLIST_BENCH_REUSE'] === '1';
 const SERVER = fileURLToPath(new URL('./load/sql-mode-server.ts', import.meta.url));
 const CLIENTS = 10;
+/** Seconds of warm-up (PAPERLIST_SQL_WARMUP), on requests of their own. */
+const WARM_UP_SECONDS = Number(process.env['PAPERLIST_SQL_WARMUP'] ?? 30);
+const WARM_UP_PATHS = 12_000;
 const BUDGET_MS = 250;
 
-function startServer(pathsFile: string): Promise<{ child: ChildProcess; port: number }> {
+/** The server's event loop delays since the last call (see sql-mode-server.ts: SIGUSR2). */
+type LoopDelays = () => Promise<{ p99: number; max: number }>;
+
+function startServer(pathsFile: string): Promise<{ child: ChildProcess; port: number; loopDelays: LoopDelays }> {
+  let waiting: ((delays: { p99: number; max: number }) => void) | null = null;
+  const loopDelays: LoopDelays = () =>
+    new Promise((resolve) => {
+      waiting = resolve;
+      child.kill('SIGUSR2');
+    });
   const child = spawn(process.execPath, ['--conditions=@paperlist/source', '--import', 'tsx', SERVER, DATABASE_URL, SCHEMA, String(BUDGET_MS), pathsFile], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -38,7 +52,8 @@ function startServer(pathsFile: string): Promise<{ child: ChildProcess; port: nu
     child.on('error', reject);
     child.on('exit', (code) => reject(new Error(`sql-mode server exited with ${code}`)));
     createInterface({ input: child.stdout! }).on('line', (line) => {
-      if (line.startsWith('READY ')) resolve({ child, port: (JSON.parse(line.slice(6)) as { port: number }).port });
+      if (line.startsWith('READY ')) resolve({ child, port: (JSON.parse(line.slice(6)) as { port: number }).port, loopDelays });
+      else if (line.startsWith('LOOP ') && waiting !== null) waiting(JSON.parse(line.slice(5)) as { p99: number; max: number });
       else console.log(line);
     });
   });
@@ -99,16 +114,25 @@ export async function runSqlModeBench(duration: number): Promise<void> {
     const started = await startServer(pathsFile);
     child = started.child;
     const paths = JSON.parse(readFileSync(pathsFile, 'utf8')) as string[];
-    const run = (slice: string[], seconds: number) =>
-      autocannon({ url: `http://127.0.0.1:${started.port}`, connections: CLIENTS, duration: seconds, requests: slice.map((path) => ({ method: 'GET', path })) });
+    // Each connection asks requests of its own (autocannon would have every connection replay the same list).
+    const run = async (slice: string[], seconds: number) => {
+      const requests = disjointRequests(slice, CLIENTS);
+      const result = await autocannon({ url: `http://127.0.0.1:${started.port}`, connections: CLIENTS, duration: seconds, requests: requests.requests, setupClient: requests.setupClient });
+      if (requests.repeated()) console.log('(a connection ran out of its share of the requests: some were asked twice)');
+      return result;
+    };
     // Disjoint slices: the warm-up's requests never repeat in the measured run.
-    await run(paths.slice(0, 2_000), 3);
-    const result = await run(paths.slice(2_000), duration);
+    // The warm-up reads the lists of the words most searches share (cached per catalogue version, as
+    // a long-running server has them); its requests are never asked again.
+    console.log(`warm-up: ${WARM_UP_SECONDS} s of other distinct requests`);
+    await run(paths.slice(0, WARM_UP_PATHS), WARM_UP_SECONDS);
+    // The last 6,000 are kept for the plain clients' run below.
+    const result = await run(paths.slice(WARM_UP_PATHS, -6_000), duration);
     const stats = Object.entries(result.statusCodeStats ?? {}) as [string, { count: number }][];
     const codes = stats.map(([code, stat]) => `${code}: ${stat.count}`).join(', ');
     const answered = stats.filter(([code]) => code !== '503').reduce((sum, [, stat]) => sum + stat.count, 0);
     const refused = stats.find(([code]) => code === '503')?.[1].count ?? 0;
-    console.log(`${CLIENTS} clients, ${duration} s, distinct requests (${paths.length - 2_000} prepared), budget ${BUDGET_MS} ms, pool of 10\n`);
+    console.log(`${CLIENTS} clients, ${duration} s, distinct requests (${paths.length - WARM_UP_PATHS - 6_000} prepared), budget ${BUDGET_MS} ms, pool of 10\n`);
     console.log(`| req/s | answered/s (not 503) | 503 | p50 | p90 | p99 | max | answers |`);
     console.log(`|---:|---:|---:|---:|---:|---:|---:|---|`);
     console.log(
@@ -120,6 +144,7 @@ export async function runSqlModeBench(duration: number): Promise<void> {
       `\ntargets: >= 200 req/s (${result.requests.average >= 200 ? 'met' : 'NOT met'}), p99 <= 250 ms (${result.latency.p99 <= 250 ? 'met' : 'NOT met'}), ` +
         `every answer within ${bound} ms (${result.latency.max <= bound ? 'met' : `NOT met: max ${result.latency.max} ms`})`,
     );
+    await boundedLatency(`http://127.0.0.1:${started.port}`, paths.slice(-6_000), duration, started.loopDelays);
     await timeExtensions(started.port, child.pid!, await catalogueSize(pool));
   } finally {
     child?.removeAllListeners('exit');
@@ -129,6 +154,43 @@ export async function runSqlModeBench(duration: number): Promise<void> {
     if (!REUSE) await pool.query(`DROP SCHEMA IF EXISTS "${SCHEMA}" CASCADE`).catch(() => {});
     await pool.end();
   }
+}
+
+/**
+ * Whether every request is answered or refused within the budget + 50 ms: the same load from
+ * ten plain keep-alive clients (one request at a time each, distinct requests never asked
+ * before), each request timed from its send to its last byte. autocannon's own maximum is not
+ * that: it reports seconds-long latencies that no request takes (see docs/postgres.md).
+ */
+async function boundedLatency(origin: string, paths: readonly string[], seconds: number, loopDelays: LoopDelays): Promise<void> {
+  await loopDelays();
+  const until = performance.now() + seconds * 1000;
+  const times: number[] = [];
+  const statuses = new Map<number, number>();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async () => {
+      const get = sequentialClient(origin);
+      while (performance.now() < until && next < paths.length) {
+        const { status, ms } = await get(paths[next++]!);
+        times.push(ms);
+        statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      }
+    }),
+  );
+  const delays = await loopDelays();
+  times.sort((a, b) => a - b);
+  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!;
+  const bound = BUDGET_MS + 50;
+  const late = times.filter((ms) => ms > bound).length;
+  const codes = [...statuses].sort((a, b) => a[0] - b[0]).map(([code, n]) => `${code}: ${n}`).join(', ');
+  console.log(`\nThe same load from ${CLIENTS} plain keep-alive clients (node:http, one request at a time each), ${seconds} s, requests not asked before:\n`);
+  console.log(`| requests/s | p50 | p99 | max | over ${bound} ms | answers | server event loop delay p99 / max |`);
+  console.log(`|---:|---:|---:|---:|---:|---|---|`);
+  console.log(
+    `| ${(times.length / seconds).toFixed(0)} | ${at(0.5).toFixed(0)} ms | ${at(0.99).toFixed(0)} ms | ${times[times.length - 1]!.toFixed(0)} ms | ${late} | ${codes} | ${delays.p99.toFixed(0)} / ${delays.max.toFixed(0)} ms |`,
+  );
+  console.log(`\ntarget: every request answered or refused within ${bound} ms (${late === 0 ? 'met' : `NOT met: ${late} of ${times.length} later`})`);
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -51,6 +51,11 @@ await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 writeFileSync(pathsFile, JSON.stringify(paths));
 const loopDelay = monitorEventLoopDelay({ resolution: 10 });
 loopDelay.enable();
+// SIGUSR2: the delays since the last one (or the start), as one `LOOP {…}` line, then counted afresh.
+process.on('SIGUSR2', () => {
+  console.log(`LOOP ${JSON.stringify({ p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 })}`);
+  loopDelay.reset();
+});
 process.once('SIGTERM', () => {
   const ms = (ns: number) => (ns / 1e6).toFixed(0);
   console.log(`server event loop delay: p99 ${ms(loopDelay.percentile(99))} ms, max ${ms(loopDelay.max)} ms`);

@@ -1,6 +1,7 @@
 import { fieldScore, RELEVANCE, type FieldLengths, type Occurrences } from '@paperlist/core';
 import { kthSmallest } from './quickselect.js';
 import type { PaperFacts, TermPostings } from './term-postings.js';
+import type { Counts } from './posting-merge.js';
 
 /** The papers matching every term: their ordinals, and where each sits in each term's lists. */
 export interface Matches {
@@ -82,7 +83,7 @@ export function scoreMatches(terms: readonly TermPostings[], matches: Matches, w
   const { ords, at } = matches;
   const scores = new Float64Array(ords.length);
   const found: Occurrences = { whole: 0, prefix: 0 };
-  const occurrences = (all: Int32Array, whole: Int32Array | null, i: number): Occurrences => {
+  const occurrences = (all: Counts, whole: Counts | null, i: number): Occurrences => {
     const w = whole === null ? 0 : whole[i]!;
     found.whole = w;
     found.prefix = all[i]! - w;

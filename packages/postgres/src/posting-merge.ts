@@ -1,17 +1,17 @@
 import { decodePostings, type DecodedPostings } from './posting-codec.js';
 
 /**
- * The papers one search term (one word, the last one a prefix) matches, from the posting lists
- * of every dictionary word starting with it: ordinals ascending, and per field the term's
- * occurrences as a whole word (`*Whole`) and in all (whole or prefix: `*All`).
- */
-/**
  * Occurrence counts, one per paper of a term, in the narrowest array that holds them: nearly
  * always bytes (a title holds a word a few times), so a cached term costs 7–11 bytes a paper
  * instead of 16–28, and the lists cache holds two to three times as many terms.
  */
 export type Counts = Int32Array | Uint16Array | Uint8Array;
 
+/**
+ * The papers one search term (one word, the last one a prefix) matches, from the posting lists
+ * of every dictionary word starting with it: ordinals ascending, and per field the term's
+ * occurrences as a whole word (`*Whole`) and in all (whole or prefix: `*All`).
+ */
 export interface TermPostings {
   ords: Int32Array;
   titleAll: Counts;
@@ -24,6 +24,9 @@ export interface TermPostings {
   /** Memory held, for the cache's budget. */
   bytes: number;
 }
+
+/** A merge before its counts are narrowed (and its memory counted). */
+type Unsized = Omit<TermPostings, 'bytes'>;
 
 /** One dictionary word's posting list as read: `df` entries encoded in `data` (see posting-codec.ts). */
 export interface RawPostingList {
@@ -73,7 +76,7 @@ export function decodeAndMerge(lists: readonly RawPostingList[], prefix: string 
 }
 
 /** A term's merged lists with each count array in the narrowest type that holds it (an array used for two fields stays one). */
-function narrowed(postings: TermPostings): TermPostings {
+function narrowed(postings: Unsized): TermPostings {
   const done = new Map<Counts, Counts>();
   const narrow = (counts: Counts | null): Counts | null => {
     if (counts === null) return null;
@@ -102,11 +105,11 @@ function narrowed(postings: TermPostings): TermPostings {
 }
 
 /** The union of the words' lists: a paper's counts summed over the words it holds. */
-function mergeLists(lists: { word: string; postings: DecodedPostings }[], prefix: string | null): TermPostings {
+function mergeLists(lists: { word: string; postings: DecodedPostings }[], prefix: string | null): Unsized {
   const exact = lists.find((list) => list.word === prefix)?.postings ?? null;
   if (lists.length === 0) {
     const none = new Int32Array(0);
-    return { ords: none, titleAll: none, abstractAll: none, authorsAll: none, titleWhole: null, abstractWhole: null, authorsWhole: null, bytes: 0 };
+    return { ords: none, titleAll: none, abstractAll: none, authorsAll: none, titleWhole: null, abstractWhole: null, authorsWhole: null };
   }
   if (lists.length === 1) {
     const { ords, title, abstract, authors } = lists[0]!.postings;
@@ -118,7 +121,6 @@ function mergeLists(lists: { word: string; postings: DecodedPostings }[], prefix
       titleWhole: exact === null ? null : title,
       abstractWhole: exact === null ? null : abstract,
       authorsWhole: exact === null ? null : authors,
-      bytes: 16 * ords.length,
     };
   }
   let max = 0;
@@ -130,12 +132,11 @@ function mergeLists(lists: { word: string; postings: DecodedPostings }[], prefix
   // Keys (ordinal, list) must stay exact in a double.
   const out = total * 8 < max && (max + 1) * lists.length < 2 ** 52 ? mergeSorted(lists) : mergeDense(lists, max);
   const n = out.ords.length;
-  const merged: TermPostings = {
+  const merged: Unsized = {
     ...out,
     titleWhole: exact === null ? null : new Int32Array(n),
     abstractWhole: exact === null ? null : new Int32Array(n),
     authorsWhole: exact === null ? null : new Int32Array(n),
-    bytes: (exact === null ? 16 : 28) * n,
   };
   if (exact !== null) {
     // The exact word's own counts, placed by a walk of both ascending lists.

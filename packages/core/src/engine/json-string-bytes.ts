@@ -13,9 +13,13 @@ export function jsonStringBytes(text: string): Uint8Array {
   const bytes = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
-    // Printable ASCII but the quote and the backslash, which JSON escapes.
-    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return encoder.encode(JSON.stringify(text).slice(1, -1));
+    if (!jsonKeepsAsIs(c)) return encoder.encode(JSON.stringify(text).slice(1, -1));
     bytes[i] = c;
   }
   return bytes;
+}
+
+/** Whether JSON writes UTF-16 code unit `c` as its own one byte: printable ASCII but the quote and the backslash, which it escapes. */
+export function jsonKeepsAsIs(c: number): boolean {
+  return c >= 0x20 && c <= 0x7e && c !== 0x22 && c !== 0x5c;
 }

@@ -3,7 +3,7 @@ import type { Paper } from '../paper.js';
 import { serializePaper } from '../paper.js';
 import { Growable } from './growable.js';
 import { int32Array, uint16Array, uint32Array, uint8Array } from './alloc.js';
-import { jsonStringBytes } from './json-string-bytes.js';
+import { jsonKeepsAsIs, jsonStringBytes } from './json-string-bytes.js';
 
 /**
  * Largest storage chunk (a paper never spans two chunks; a larger paper gets a chunk of its
@@ -243,8 +243,8 @@ export function jsonStringIs(json: Uint8Array, from: number, text: string): bool
   const n = text.length;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
-    // Printable ASCII but the quote and the backslash is stored as it is; anything else is compared the long way.
-    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return bytesEqual(json, from, jsonStringBytes(text));
+    // A character JSON escapes or encodes in several bytes: the long way.
+    if (!jsonKeepsAsIs(c)) return bytesEqual(json, from, jsonStringBytes(text));
     // A shorter literal ends in a quote here, which `c` is not.
     if (json[from + 1 + i] !== c) return false;
   }

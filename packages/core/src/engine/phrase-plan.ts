@@ -71,11 +71,7 @@ export function planJoin(index: IndexData, parts: readonly Uint32Array[], wholeL
     for (let i = 0; i < words.length; i++) total += postings.df[words[i]!]!;
     return total;
   };
-  const docs = (words: Uint32Array) => {
-    let total = 0;
-    for (let i = 0; i < words.length && total < n; i++) total += postings.df[words[i]!]!;
-    return Math.min(total, n);
-  };
+  const docs = (words: Uint32Array) => Math.min(runs(words), n);
   /** Reading `words` against `segments` documents: per word, the cheaper of its walk and lookups. */
   const readCost = (words: Uint32Array, segments: number) => {
     let total = 0;
@@ -118,8 +114,8 @@ export function planJoin(index: IndexData, parts: readonly Uint32Array[], wholeL
   for (let c = 1; c < k; c++) if (cost[c]! < cost[plain]!) plain = c;
   const plainDocs = docs(parts[plain]!);
   // One word's starts come in document order; several words' runs must be sorted, then read out of order.
-  const several = parts[plain]!.length > 1;
-  let best = several ? (cost[plain]! + runs(parts[plain]!)) * WALK_COST + runs(parts[plain]!) * GATHER_COST : cost[plain]! * ANCHOR_COST;
+  const plainRuns = parts[plain]!.length > 1 ? runs(parts[plain]!) : 0;
+  let best = plainRuns > 0 ? (cost[plain]! + plainRuns) * WALK_COST + plainRuns * GATHER_COST : cost[plain]! * ANCHOR_COST;
   for (let c = 0; c < k; c++) if (c !== plain) best += partCost(c, plainDocs);
   let anchor: JoinStep = { kind: 'plain', part: plain };
   for (const pair of pairs) {

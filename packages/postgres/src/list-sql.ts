@@ -341,14 +341,3 @@ function scoreExpression(terms: readonly ResolvedTerm[], scoring: Scoring, param
 export function ordinalsStatement(names: SchemaNames, ords: readonly number[]): Statement {
   return { text: `SELECT ${SELECT_PAPER}, ord FROM ${names.papers} WHERE ord = ANY($1::int4[])`, params: [intArray(ords)] };
 }
-
-/** Which of the given papers' title (or abstract) contains `needle`, exactly as the `title=`/`abstract=` filter compares. */
-export function recheckStatement(names: SchemaNames, field: 'title' | 'abstract', needle: string, ords: readonly number[]): Statement {
-  const params = new Params();
-  const o = params.add(intArray(ords));
-  const pattern = params.add(`%${escapeLike(needle)}%`);
-  return {
-    text: `SELECT ord FROM ${names.papers} WHERE ord = ANY(${o}::int4[]) AND coalesce(${field}_lower, lower(${field} COLLATE "C")) LIKE ${pattern} ESCAPE '\\'`,
-    params: params.values,
-  };
-}

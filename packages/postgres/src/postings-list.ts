@@ -1,10 +1,12 @@
 import { prefixWeightOf, termWeight, type PaperFilters, type PaperQuery } from '@paperlist/core';
 import { FACT_COLUMNS, type FactColumn } from './facet-facts-builder.js';
 import { readFacetFacts, type FacetFacts } from './facet-facts.js';
-import { ordinalsStatement, recheckStatement, type Statement } from './list-sql.js';
+import { ordinalsStatement, type Statement } from './list-sql.js';
 import { authorFilterOrdinals } from './author-filter.js';
 import { factFiltersKey, filterOrdinals, hasFactFilters, hasOtherExtensionFilters } from './fact-filters.js';
 import { RECHECK_ABSTRACT, RECHECK_TITLE } from './postings-builder.js';
+import { readDictionaryWords, type DictionaryWords } from './dictionary-words.js';
+import { readRecheckTexts, type RecheckTexts } from './recheck-texts.js';
 import { ordinalComparator, orderWindow } from './posting-order.js';
 import { bestCandidates, intersect, scoreMatches } from './posting-query.js';
 import type { SchemaNames } from './schema.js';
@@ -224,16 +226,19 @@ function termPostings(context: PostingsContext, cache: CatalogueCache, prefix: s
 
 /**
  * The papers whose title (or abstract) contains `needle`, ascending: from the lists of the
- * dictionary words containing it, for papers whose field is ASCII with no word cut (there the
- * needle, letters and digits only, can only lie inside a word), and from the stored text of the
- * others (the recheck flag; about 1 % of a catalogue). Shared and cached per version.
+ * dictionary words containing it (found in memory: dictionary-words.ts), for papers whose field
+ * is ASCII with no word cut (there the needle, letters and digits only, can only lie inside a
+ * word), and from the text of the others (the recheck flag; about 1 % of a catalogue; held in
+ * memory: recheck-texts.ts). Shared and cached per version.
  */
 function substringMatches(context: PostingsContext, cache: CatalogueCache, field: 'title' | 'abstract', needle: string, version: string): Promise<Int32Array> {
   const key = `${field}:${needle}`;
   let entry = cache.substrings.get(key);
   if (entry === undefined) {
+    const shared = { ...context, signal: undefined };
     entry = (async () => {
-      const [candidates, facts] = await Promise.all([readSubstringPostings(context.names, needle, version, context.shared, context.merge), paperFacts(context, cache, version)]);
+      const [dictionary, facts, rechecked] = await Promise.all([dictionaryOf(shared, cache, version), paperFacts(shared, cache, version), recheckTextsOf(shared, cache, field, version)]);
+      const candidates = await readSubstringPostings(context.names, dictionary.containing(needle), version, context.shared, context.merge);
       if (candidates === null) throw new StalePostingsError(`paperlist: "${needle}" is in too many words to read their lists`);
       const flag = field === 'title' ? RECHECK_TITLE : RECHECK_ABSTRACT;
       const counts = field === 'title' ? candidates.titleAll : candidates.abstractAll;
@@ -243,12 +248,7 @@ function substringMatches(context: PostingsContext, cache: CatalogueCache, field
         const ord = candidates.ords[i]!;
         if (counts[i]! > 0 && (flags[ord]! & flag) === 0) found.push(ord);
       }
-      const flagged: number[] = [];
-      for (let ord = 0; ord < flags.length; ord++) if ((flags[ord]! & flag) !== 0) flagged.push(ord);
-      if (flagged.length > 0) {
-        const statement = recheckStatement(context.names, field, needle, flagged);
-        for (const row of await context.shared<{ ord: number }>(statement.text, statement.params)) found.push(Number(row.ord));
-      }
+      for (const ord of rechecked.containing(needle)) found.push(ord);
       return Int32Array.from(found).sort();
     })();
     cache.substrings.set(key, entry);
@@ -257,6 +257,38 @@ function substringMatches(context: PostingsContext, cache: CatalogueCache, field
       if (cache.substrings.get(key) === settled) cache.substrings.delete(key);
     });
     cache.trim();
+  }
+  return untilAborted(entry, context.signal);
+}
+
+/** The words that have posting lists, read once per version and shared. */
+function dictionaryOf(context: PostingsContext, cache: CatalogueCache, version: string): Promise<DictionaryWords> {
+  if (cache.dictionary === undefined) {
+    const reading = readDictionaryWords(context.names, version, context.shared);
+    cache.dictionary = reading;
+    reading.catch(() => {
+      if (cache.dictionary === reading) cache.dictionary = undefined;
+    });
+  }
+  return untilAborted(cache.dictionary, context.signal);
+}
+
+/** The `field` texts of the papers flagged for a recheck, read once per version and shared. */
+function recheckTextsOf(context: PostingsContext, cache: CatalogueCache, field: 'title' | 'abstract', version: string): Promise<RecheckTexts> {
+  let entry = cache.rechecks.get(field);
+  if (entry === undefined) {
+    const reading = (async () => {
+      const { flags } = await paperFacts(context, cache, version);
+      const flag = field === 'title' ? RECHECK_TITLE : RECHECK_ABSTRACT;
+      const flagged: number[] = [];
+      for (let ord = 0; ord < flags.length; ord++) if ((flags[ord]! & flag) !== 0) flagged.push(ord);
+      return readRecheckTexts(context.names, field, Int32Array.from(flagged), version, context.shared);
+    })();
+    entry = reading;
+    cache.rechecks.set(field, reading);
+    reading.catch(() => {
+      if (cache.rechecks.get(field) === reading) cache.rechecks.delete(field);
+    });
   }
   return untilAborted(entry, context.signal);
 }
@@ -271,7 +303,10 @@ function substringMatches(context: PostingsContext, cache: CatalogueCache, field
 export function warmCatalogue(context: PostingsContext, cache: CatalogueCache, version: string, fresh: { postings: boolean; facets: boolean }): void {
   const background = { ...context, signal: undefined };
   const reads: Promise<unknown>[] = [];
-  if (fresh.postings) reads.push(paperFacts(background, cache, version));
+  if (fresh.postings) {
+    reads.push(paperFacts(background, cache, version), dictionaryOf(background, cache, version));
+    for (const field of ['title', 'abstract'] as const) reads.push(recheckTextsOf(background, cache, field, version));
+  }
   if (fresh.facets) for (const field of FACT_COLUMNS) reads.push(facetFactsOf(background, cache, field, version));
   for (const read of reads) read.catch(() => {});
 }

@@ -20,7 +20,7 @@ export type RunStatement = <R>(text: string, params: unknown[]) => Promise<R[]>;
 interface PostingRow {
   word: string | null;
   df: number;
-  data: Uint8Array | null;
+  data: Uint8Array | string | null;
   version: string | null;
 }
 
@@ -33,55 +33,46 @@ interface PostingRow {
 export async function readTermPostings(names: SchemaNames, prefix: string, version: string, run: RunStatement, merge: MergePostings): Promise<TermPostings> {
   const upper = prefixRange(prefix).upper ?? `${prefix}\u{10FFFF}\u{10FFFF}`;
   const lists = await readLists(names, 'w.word >= $1 AND w.word < $2', [prefix, upper], version, run);
-  return merge(lists!, prefix);
+  return merge(lists, prefix);
 }
 
 /** More (paper, word) entries than this in one substring's words: the lists are not read (see readSubstringPostings). */
 export const MAX_SUBSTRING_ENTRIES = 4_000_000;
 
 /**
- * The merged lists of every dictionary word containing `needle` (a substring filter's
- * candidates), or `null` when those words hold more than {@link MAX_SUBSTRING_ENTRIES} entries.
+ * The merged lists of the dictionary words `words` (a substring filter's candidates: see
+ * dictionary-words.ts), or `null` when those words hold more than {@link MAX_SUBSTRING_ENTRIES}
+ * entries (then nothing is read).
  */
 export async function readSubstringPostings(
   names: SchemaNames,
-  needle: string,
+  words: { ids: readonly number[]; entries: number },
   version: string,
   run: RunStatement,
   merge: MergePostings,
 ): Promise<TermPostings | null> {
-  const lists = await readLists(names, 'strpos(w.word, $1) > 0', [needle], version, run, MAX_SUBSTRING_ENTRIES);
-  return lists === null ? null : merge(lists, null);
+  if (words.entries > MAX_SUBSTRING_ENTRIES) return null;
+  const lists = await readLists(names, 'w.id = ANY($1::int4[])', [`{${words.ids.join(',')}}`], version, run);
+  return merge(lists, null);
 }
 
 /**
- * The lists of the dictionary words matching `condition` (on `w.word`), with the catalogue's
- * version read in the same snapshot (else {@link StalePostingsError}); `null` when they hold more
- * than `cap` entries (then no list is sent).
+ * The lists of the dictionary words matching `condition` (on `w.word` or `w.id`), with the
+ * catalogue's version read in the same snapshot (else {@link StalePostingsError}).
  */
-async function readLists(
-  names: SchemaNames,
-  condition: string,
-  params: unknown[],
-  version: string,
-  run: RunStatement,
-  cap?: number,
-): Promise<RawPostingList[] | null> {
-  const capped = cap === undefined ? 'p.data' : `CASE WHEN sum(p.df) OVER () <= ${cap} THEN p.data END`;
+async function readLists(names: SchemaNames, condition: string, params: unknown[], version: string, run: RunStatement): Promise<RawPostingList[]> {
   const rows = await run<PostingRow>(
     `SELECT NULL::text AS word, 0 AS df, NULL::bytea AS data,
         CASE WHEN postings_version = version THEN version::text END AS version
       FROM ${names.state}
     UNION ALL
-    SELECT w.word, p.df, ${capped}, NULL FROM ${names.words} w JOIN ${names.postings} p ON p.word_id = w.id
+    SELECT w.word, p.df, p.data, NULL FROM ${names.words} w JOIN ${names.postings} p ON p.word_id = w.id
       WHERE ${condition}`,
     params,
   );
   const head = rows.find((row) => row.word === null);
   if (head === undefined || head.version === null || `${head.version}` !== version) throw new StalePostingsError('paperlist: the posting lists are stale');
-  const found = rows.filter((row) => row.word !== null);
-  if (found.some((row) => row.data === null)) return null;
-  return found.map((row) => ({ word: row.word!, df: Number(row.df), data: toBytes(row.data!) }));
+  return rows.filter((row) => row.word !== null).map((row) => ({ word: row.word!, df: Number(row.df), data: toBytes(row.data!) }));
 }
 
 /** The paper facts (see postings-builder.ts's FACT_FIELDS), each by ordinal. */

@@ -7,6 +7,8 @@ import { extensionFiltersKey } from './filters-sql.js';
 import type { PaperFacts, TermPostings } from './term-postings.js';
 import type { FacetFacts } from './facet-facts.js';
 import type { FactColumn } from './facet-facts-builder.js';
+import type { DictionaryWords } from './dictionary-words.js';
+import type { RecheckTexts } from './recheck-texts.js';
 
 /** Runs one read statement (the source's QueryRunner, with its timeout and the request's signal). */
 export type RunRows = <R>(text: string, params: unknown[]) => Promise<R[]>;
@@ -34,6 +36,10 @@ export class CatalogueCache {
   readonly filtered = new Map<string, Promise<Int32Array>>();
   /** The paper facts (lengths, flags, order ranks), read once per version. */
   facts: Promise<PaperFacts> | undefined;
+  /** The words that have posting lists, for substring filters (see dictionary-words.ts), read once per version. */
+  dictionary: Promise<DictionaryWords> | undefined;
+  /** Per field, the texts substring filters check themselves (see recheck-texts.ts), read once per version. */
+  readonly rechecks = new Map<'title' | 'abstract', Promise<RecheckTexts>>();
   /** Each column's facet facts, read once per version when first asked for (see facet-facts.ts). */
   readonly facetFacts = new Map<FactColumn, Promise<FacetFacts>>();
 

@@ -19,9 +19,9 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { disjointRequests } from './load/disjoint-requests.js';
 import pg from 'pg';
-import { importPapers, migrate, type Queryable } from '@paperlist/postgres';
 import { LARGE_CATALOG } from './corpus.js';
-import { sequentialClient } from './load/http-client.js';
+import { ensureCatalogue } from './load/bench-schema.js';
+import { plainClients } from './load/plain-clients.js';
 import { timeExtensions } from './load/sql-mode-extensions.js';
 
 const DATABASE_URL =
@@ -59,33 +59,6 @@ function startServer(pathsFile: string): Promise<{ child: ChildProcess; port: nu
   });
 }
 
-/** Imports the large catalogue into the benchmark's schema unless it is there and reuse is asked. */
-async function ensureCatalogue(pool: pg.Pool): Promise<void> {
-  if (REUSE) {
-    const found = await pool.query<{ n: string | null }>(`SELECT CASE WHEN to_regclass($1) IS NULL THEN NULL ELSE 1 END AS n`, [`${SCHEMA}.papers`]);
-    if (found.rows[0]!.n !== null) {
-      const { rows } = await pool.query<{ n: string }>(`SELECT count(*) AS n FROM "${SCHEMA}".papers`);
-      if (Number(rows[0]!.n) > 0) {
-        console.log(`import: skipped, ${rows[0]!.n} papers already in schema ${SCHEMA} (PAPERLIST_BENCH_REUSE=1)`);
-        await migrate(pool as unknown as Queryable, { schema: SCHEMA });
-        return;
-      }
-    }
-  }
-  await pool.query(`DROP SCHEMA IF EXISTS "${SCHEMA}" CASCADE`);
-  await migrate(pool as unknown as Queryable, { schema: SCHEMA });
-  const started = performance.now();
-  let indexingAt = started;
-  const result = await importPapers(pool as unknown as Queryable, LARGE_CATALOG, {
-    schema: SCHEMA,
-    onProgress: ({ phase }) => {
-      if (phase === 'indexing') indexingAt = performance.now();
-    },
-  });
-  const total = (performance.now() - started) / 1000;
-  console.log(`import: ${result.records} papers in ${total.toFixed(1)} s (indexes, trigram ones included, and statistics ${((performance.now() - indexingAt) / 1000).toFixed(1)} s)`);
-}
-
 /** How many papers the benchmark's schema holds. */
 async function catalogueSize(pool: pg.Pool): Promise<number> {
   const { rows } = await pool.query<{ n: string }>(`SELECT count(*) AS n FROM "${SCHEMA}".papers`);
@@ -109,7 +82,7 @@ export async function runSqlModeBench(duration: number): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'paperlist-sql-load-'));
   let child: ChildProcess | undefined;
   try {
-    await ensureCatalogue(pool);
+    await ensureCatalogue(pool, SCHEMA, REUSE);
     const pathsFile = join(dir, 'paths.json');
     const started = await startServer(pathsFile);
     child = started.child;
@@ -158,37 +131,20 @@ export async function runSqlModeBench(duration: number): Promise<void> {
 
 /**
  * Whether every request is answered or refused within the budget + 50 ms: the same load from
- * ten plain keep-alive clients (one request at a time each, distinct requests never asked
- * before), each request timed from its send to its last byte. autocannon's own maximum is not
- * that: it reports seconds-long latencies that no request takes (see docs/postgres.md).
+ * ten plain keep-alive clients (distinct requests never asked before; see plain-clients.ts).
  */
 async function boundedLatency(origin: string, paths: readonly string[], seconds: number, loopDelays: LoopDelays): Promise<void> {
   await loopDelays();
-  const until = performance.now() + seconds * 1000;
-  const times: number[] = [];
-  const statuses = new Map<number, number>();
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: CLIENTS }, async () => {
-      const get = sequentialClient(origin);
-      while (performance.now() < until && next < paths.length) {
-        const { status, ms } = await get(paths[next++]!);
-        times.push(ms);
-        statuses.set(status, (statuses.get(status) ?? 0) + 1);
-      }
-    }),
-  );
+  const run = await plainClients(origin, paths, seconds, CLIENTS);
   const delays = await loopDelays();
-  times.sort((a, b) => a - b);
-  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!;
+  const { times } = run;
   const bound = BUDGET_MS + 50;
   const late = times.filter((ms) => ms > bound).length;
-  const codes = [...statuses].sort((a, b) => a[0] - b[0]).map(([code, n]) => `${code}: ${n}`).join(', ');
   console.log(`\nThe same load from ${CLIENTS} plain keep-alive clients (node:http, one request at a time each), ${seconds} s, requests not asked before:\n`);
   console.log(`| requests/s | p50 | p99 | max | over ${bound} ms | answers | server event loop delay p99 / max |`);
   console.log(`|---:|---:|---:|---:|---:|---|---|`);
   console.log(
-    `| ${(times.length / seconds).toFixed(0)} | ${at(0.5).toFixed(0)} ms | ${at(0.99).toFixed(0)} ms | ${times[times.length - 1]!.toFixed(0)} ms | ${late} | ${codes} | ${delays.p99.toFixed(0)} / ${delays.max.toFixed(0)} ms |`,
+    `| ${(times.length / seconds).toFixed(0)} | ${run.at(0.5).toFixed(0)} ms | ${run.at(0.99).toFixed(0)} ms | ${times[times.length - 1]!.toFixed(0)} ms | ${late} | ${run.codes()} | ${delays.p99.toFixed(0)} / ${delays.max.toFixed(0)} ms |`,
   );
   console.log(`\ntarget: every request answered or refused within ${bound} ms (${late === 0 ? 'met' : `NOT met: ${late} of ${times.length} later`})`);
 }

@@ -35,3 +35,27 @@ export function searchPath(q: string, ordering: string, page: number): string {
   if (page > 1) pairs.push(`page=${page}`);
   return `/api/v1/papers/?${pairs.join('&')}`;
 }
+
+/**
+ * The database benchmarks' mix (`sql-mode`, `memory-mode`): distinct searches of 1–3 title words
+ * in every ordering, pages 1–3 (a page past the end is a 404, counted apart), and one request in
+ * ten a `title=` or `abstract=` filter of 4–7 letters of a title word.
+ */
+export function databaseMix(papers: readonly Paper[], count: number): string[] {
+  const random = seededRandom(2027);
+  const paths: string[] = [];
+  for (const { q, ordering } of distinctSearches(papers, count, 1126)) {
+    const page = 1 + Math.floor(random() * random() * 3);
+    if (random() < 0.1) {
+      const words = textWords(papers[Math.floor(random() * papers.length)]!.title).filter((w) => w.length > 3);
+      const word = words[Math.floor(random() * words.length)];
+      if (word !== undefined) {
+        const field = random() < 0.5 ? 'title' : 'abstract';
+        paths.push(`/api/v1/papers/?${field}=${encodeURIComponent(word.slice(0, 4 + Math.floor(random() * 4)))}${ordering ? `&ordering=${ordering}` : ''}`);
+        continue;
+      }
+    }
+    paths.push(searchPath(q, ordering, page));
+  }
+  return paths;
+}

@@ -10,12 +10,10 @@ import { createServer } from 'node:http';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
-import { textWords } from '@paperlist/core';
 import { loadSamplePapers } from '@paperlist/core/sample';
 import { createApp } from '@paperlist/cli';
 import { createPostgresSource, type Queryable } from '@paperlist/postgres';
-import { seededRandom } from '../random.js';
-import { distinctSearches, searchPath } from './distinct-queries.js';
+import { databaseMix } from './distinct-queries.js';
 
 const [url, schema, budgetArg, pathsFile] = process.argv.slice(2) as [string, string, string, string];
 const budgetMs = Number(budgetArg);
@@ -25,24 +23,7 @@ const pool = new pg.Pool({ connectionString: url, max: 10 });
 const threads = process.env['PAPERLIST_MERGE_THREADS'];
 const source = await createPostgresSource({ db: pool as unknown as Queryable, schema, statementTimeoutMs: budgetMs, ...(threads === undefined ? {} : { mergeThreads: Number(threads) }) });
 
-// Distinct searches of 1–3 title words in every ordering, pages 1–3 (a page past the end is a
-// 404, counted apart), and one request in ten a `title=` or `abstract=` filter (trigram index).
-const papers = await loadSamplePapers();
-const random = seededRandom(2027);
-const paths: string[] = [];
-for (const { q, ordering } of distinctSearches(papers, 40_000, 1126)) {
-  const page = 1 + Math.floor(random() * random() * 3);
-  if (random() < 0.1) {
-    const words = textWords(papers[Math.floor(random() * papers.length)]!.title).filter((w) => w.length > 3);
-    const word = words[Math.floor(random() * words.length)];
-    if (word !== undefined) {
-      const field = random() < 0.5 ? 'title' : 'abstract';
-      paths.push(`/api/v1/papers/?${field}=${encodeURIComponent(word.slice(0, 4 + Math.floor(random() * 4)))}${ordering ? `&ordering=${ordering}` : ''}`);
-      continue;
-    }
-  }
-  paths.push(searchPath(q, ordering, page));
-}
+const paths = databaseMix(await loadSamplePapers(), 40_000);
 
 const state = { phase: 'ready' as const, papers: 0, inFlight: 0 };
 const app = createApp({ source, state, mount: '/api/v1', allowedHosts: ['127.0.0.1', 'localhost'], onError: (error) => console.error(String(error)) });

@@ -470,18 +470,17 @@ export async function createPostgresSource(options: PostgresSourceOptions): Prom
       // Each id once: the paper it ends with, or its deletion; counted against what is stored
       // when the write holds the catalogue's lock, so concurrent writers count exactly.
       let result: WriteResult = { created: 0, updated: 0, deleted: 0 };
-      let upserted: Paper[] = [];
+      // Filled once the write holds the lock; an array, so that the import reads only its words (see import.ts).
+      const upserted: Paper[] = [];
       const touched = [...new Set(changes.map((change) => (change.op === 'upsert' ? change.paper.id : change.id)))].filter((id) => !isUnstorable(id));
-      await importPapers(db, (function* () {
-        yield* upserted;
-      })(), {
+      await importPapers(db, upserted, {
         schema: names.schema,
         upsert: true,
         onLocked: async (tx) => {
           const stored = new Set((await queryRows<{ id: string }>(tx, `SELECT id FROM ${names.papers} WHERE id = ANY($1::text[])`, [touched])).map((row) => row.id));
           const net = netChanges(changes, (id) => stored.has(id));
           result = net.result;
-          upserted = [...net.final.values()].filter((paper): paper is Paper => paper !== null);
+          for (const paper of net.final.values()) if (paper !== null) upserted.push(paper);
           return { remove: [...net.final].filter(([id, paper]) => paper === null && stored.has(id)).map(([id]) => id) };
         },
       });

@@ -25,9 +25,14 @@ export class WordDictionary {
    */
   longWord = false;
 
-  /** @param stored the dictionary as the database holds it. */
-  constructor(stored: Iterable<readonly [string, number]> = []) {
+  /**
+   * @param stored the dictionary as the database holds it (or the part of it a batch needs).
+   * @param firstNewId the id of the first new word, when `stored` is only part of the dictionary
+   * (then the largest stored id + 1); by default after the largest of `stored`.
+   */
+  constructor(stored: Iterable<readonly [string, number]> = [], firstNewId = 0) {
     for (const [word, id] of stored) this.insert(word, 0, word.length, hashOf(word, 0, word.length), id);
+    this.maxId = Math.max(this.maxId, firstNewId - 1);
     this.firstNewId = this.maxId + 1;
   }
 

@@ -139,6 +139,69 @@ for (const target of targets()) {
       expect(old.results.map((record) => toPaper(record).id)).toEqual(['p-0', 'p-2']);
     });
 
+    it('keeps the stored totals equal to a recount through upserts and removes, and recounts after a writer outside paperlist', async () => {
+      const schema = await fresh();
+      const db = target.db();
+      await importPapers(db, papers(12), { schema });
+      const totals = async () => (await db.query(`SELECT total::float8 AS total, title_len_sum::float8 AS title, authors_len_sum::float8 AS authors, abstract_len_sum::float8 AS abstract FROM "${schema}".paperlist_state`)).rows[0];
+      const recount = async () =>
+        (await db.query(`SELECT count(*)::float8 AS total, sum(title_len)::float8 AS title, sum(authors_len)::float8 AS authors, sum(abstract_len)::float8 AS abstract FROM "${schema}".papers`)).rows[0];
+      const longer = makePaper({ id: 'p-3', title: 'A much longer title than the one it replaces, about graphs and more', abstract: 'Short.', authors: ['One Author', 'Two Authors', 'Three'] });
+      const steps: { papers: Paper[]; remove?: string[] }[] = [
+        // Replaced (longer and shorter), new, unchanged, removed, a removed id that is not there, one id upserted and removed.
+        { papers: [longer, makePaper({ id: 'p-4', title: 'T', abstract: '', authors: [] }), makePaper({ id: 'new-1', title: 'New paper on graphs' }), papers(12)[5]!] },
+        { papers: [makePaper({ id: 'new-2', title: 'Another' })], remove: ['p-0', 'p-1', 'absent'] },
+        { papers: [makePaper({ id: 'new-3', title: 'Upserted then removed' })], remove: ['new-3', 'p-2'] },
+      ];
+      for (const step of steps) {
+        await importPapers(db, step.papers, { schema, upsert: true, ...(step.remove === undefined ? {} : { remove: step.remove }) });
+        expect(await totals()).toEqual(await recount());
+      }
+      // A writer outside paperlist: its statement forgets the totals; the next upsert counts them again.
+      await db.query(`UPDATE "${schema}".papers SET title_len = title_len + 5 WHERE id = 'p-5'`);
+      expect((await totals() as { total: number | null }).total).toBeNull();
+      await importPapers(db, [makePaper({ id: 'new-4', title: 'After the outside writer' })], { schema, upsert: true });
+      expect(await totals()).toEqual(await recount());
+      await importPapers(db, [makePaper({ id: 'new-5', title: 'And once more' })], { schema, upsert: true });
+      expect(await totals()).toEqual(await recount());
+    });
+
+    it('encodes a small batch given as an array with only its own words read, as the whole dictionary would', async () => {
+      const db = target.db();
+      const [small, whole] = [await fresh(), await fresh()];
+      const batches: Paper[][] = [
+        papers(8),
+        // Stored words, new words, a new word in two papers of one batch, non-ASCII and a word the dictionary cuts.
+        [
+          makePaper({ id: 'p-1', title: 'Graphs about zebras', abstract: `Zebras and quaggas; ${'x'.repeat(300)} and Ünïcode wörds.` }),
+          makePaper({ id: 'n-1', title: 'Quaggas of the graph', authors: ['Zoë Quagga'] }),
+        ],
+        [makePaper({ id: 'n-2', title: 'Quaggas again, zebras too', abstract: 'Paper 3 about graphs.' })],
+      ];
+      for (const batch of batches) {
+        await importPapers(db, batch, { schema: small, upsert: true });
+        await importPapers(db, (function* () {
+          yield* batch;
+        })(), { schema: whole, upsert: true });
+      }
+      const wordsOfPapers = async (schema: string) =>
+        (await db.query(`SELECT p.id, array(SELECT w.word FROM "${schema}".paperlist_words w WHERE w.id = ANY(p.word_ids) ORDER BY w.word) AS words FROM "${schema}".papers p ORDER BY p.id`)).rows;
+      expect(await wordsOfPapers(small)).toEqual(await wordsOfPapers(whole));
+      const dictionary = async (schema: string) => (await db.query(`SELECT count(*)::int AS words, count(DISTINCT word)::int AS distinct_words, max(id)::int AS last FROM "${schema}".paperlist_words`)).rows[0];
+      expect(await dictionary(small)).toEqual(await dictionary(whole));
+      const source = await createPostgresSource({ db, schema: small, versionTtlMs: 0 });
+      const found = await source.list(queryFor('q=quaggas&ordering=id', 0, 10));
+      expect(found.results.map((record) => toPaper(record).id)).toEqual(['n-1', 'n-2', 'p-1']);
+    });
+
+    it('names an invalid record of a small array batch as it names one of any input', async () => {
+      const schema = await fresh();
+      await importPapers(target.db(), papers(3), { schema });
+      const bad = { ...papers(1, 'bad')[0]!, title: 42 } as unknown as Paper;
+      await expect(importPapers(target.db(), [papers(1, 'ok')[0]!, bad], { schema, upsert: true })).rejects.toThrow(/^line 2: field "title": expected a string/);
+      expect(await stored(target.db(), schema)).toEqual(['p-0', 'p-1', 'p-2']);
+    });
+
     it('imports the tasks and methods of a PwC dump read by the real reader; replace, upsert and remove keep them consistent', async () => {
       const schema = await fresh();
       const annotations = new Map<string, PaperAnnotations>();

@@ -15,7 +15,7 @@ export interface BenchArgs {
 export type CorpusSize = '500k' | '1m';
 
 export function parseArgs(argv: readonly string[]): BenchArgs {
-  const args: BenchArgs = { only: new Set(['engine', 'adversarial', 'extensions', 'writes', 'http', 'load', 'sql-mode', 'postgres']), sizes: ['500k', '1m'], anchorsSize: '500k', quick: false, duration: 10 };
+  const args: BenchArgs = { only: new Set(['engine', 'adversarial', 'extensions', 'writes', 'http', 'load', 'sql-mode', 'memory-mode', 'postgres']), sizes: ['500k', '1m'], anchorsSize: '500k', quick: false, duration: 10 };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const value = () => {
@@ -35,7 +35,7 @@ export function parseArgs(argv: readonly string[]): BenchArgs {
     } else if (arg === '--quick') args.quick = true;
     else if (arg === '--duration') args.duration = Number(value());
     else if (arg === '--help' || arg === '-h') {
-      console.log(`pnpm bench -- [--only engine,adversarial,extensions,writes,http,load,sql-mode,postgres] [--size 500k|1m|all] [--anchors 500k|1m|none] [--duration s] [--quick]`);
+      console.log(`pnpm bench -- [--only engine,adversarial,extensions,writes,http,load,sql-mode,memory-mode,postgres] [--size 500k|1m|all] [--anchors 500k|1m|none] [--duration s] [--quick]`);
       process.exit(0);
     } else throw new Error(`unknown option ${arg} (try --help)`);
   }

@@ -40,6 +40,10 @@ if (args.only.has('sql-mode')) {
   const { runSqlModeBench } = await import('./sql-mode.bench.js');
   await runSqlModeBench(args.duration);
 }
+if (args.only.has('memory-mode')) {
+  const { runMemoryModeBench } = await import('./memory-mode.bench.js');
+  await runMemoryModeBench(args.duration);
+}
 if (args.only.has('postgres')) {
   const file = fileURLToPath(new URL('./postgres.bench.ts', import.meta.url));
   if (existsSync(file)) {

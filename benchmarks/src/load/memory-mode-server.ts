@@ -4,7 +4,7 @@
  * PostgreSQL into the memory engine, served by the CLI's node:http app. Writes the request paths
  * to a file and prints `READY {…}` (with the load's seconds and resident memory); serves until
  * killed. SIGUSR2 prints the event loop's delays since the last one as `LOOP {…}`.
- * Usage: memory-mode-server.ts <database-url> <schema> <paths.json>
+ * Usage: memory-mode-server.ts <database-url> <schema> <paths.json> <number of paths>
  */
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -16,7 +16,7 @@ import { createApp } from '@paperlist/cli';
 import { createFollowingSource, type Queryable } from '@paperlist/postgres';
 import { databaseMix } from './distinct-queries.js';
 
-const [url, schema, pathsFile] = process.argv.slice(2) as [string, string, string];
+const [url, schema, pathsFile, pathCount] = process.argv.slice(2) as [string, string, string, string];
 const pool = new pg.Pool({ connectionString: url, max: 4 });
 const rssBefore = process.memoryUsage().rss;
 const started = performance.now();
@@ -27,7 +27,7 @@ const state = { phase: 'ready' as const, papers: source.size, inFlight: 0 };
 const app = createApp({ source, state, mount: '/api/v1', allowedHosts: ['127.0.0.1', 'localhost'], onError: (error) => console.error(String(error)) });
 const server = createServer(app);
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-writeFileSync(pathsFile, JSON.stringify(databaseMix(await loadSamplePapers(), 40_000)));
+writeFileSync(pathsFile, JSON.stringify(databaseMix(await loadSamplePapers(), Number(pathCount))));
 const loopDelay = monitorEventLoopDelay({ resolution: 10 });
 loopDelay.enable();
 process.on('SIGUSR2', () => {

@@ -1,5 +1,6 @@
 import { uint32Array } from '../alloc.js';
 import type { IndexData } from '../builder.js';
+import type { Vocabulary } from '../vocabulary.js';
 import { spend } from '../work-budget.js';
 
 /** How a needle's run of letters and digits must meet a word of the text. */
@@ -22,7 +23,8 @@ export function wordsFor(index: IndexData, run: string, how: RunMatch): Uint32Ar
     case 'suffix':
       return suffixWords(index, run);
     case 'contains':
-      return containingWords(index, run);
+      spend(vocabulary.chars.length);
+      return containingWords(vocabulary, run);
   }
 }
 
@@ -60,11 +62,41 @@ function lowerBoundBackwards(index: IndexData, key: string, past: boolean): numb
   return lo;
 }
 
-/** The words holding `part` anywhere: one pass over the vocabulary's characters. */
-function containingWords(index: IndexData, part: string): Uint32Array {
-  const { chars, starts } = index.vocabulary;
+/**
+ * The words holding `part` anywhere: one pass over the vocabulary's characters, with Node's native
+ * UTF-16 search where there is one (`Buffer#indexOf`, aligned to code units: about 1 ms at 498k
+ * papers against 5.6 ms for the loop below, the fixed cost of every `title=`/`abstract=` query).
+ */
+export function containingWords(vocabulary: Vocabulary, part: string): Uint32Array {
+  const { chars, starts } = vocabulary;
+  const NodeBuffer = (globalThis as { Buffer?: typeof Buffer }).Buffer;
+  if (NodeBuffer === undefined || part.length === 0) return containingWordsByLoop(chars, starts, part);
+  // A view of the characters (no copy; shared memory too), searched for `part`'s code units.
+  const text = NodeBuffer.from(chars.buffer, chars.byteOffset, chars.byteLength);
   const size = starts.length - 1;
-  spend(chars.length);
+  const found: number[] = [];
+  let at = text.indexOf(part, 0, 'utf16le');
+  while (at >= 0) {
+    const unit = at >>> 1;
+    // The word holding that code unit: the last whose start is at or before it.
+    let lo = 0;
+    let hi = size - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (starts[mid]! <= unit) lo = mid;
+      else hi = mid - 1;
+    }
+    const end = starts[lo + 1]!;
+    // Words lie end to end: a match running into the next word is no match (and no later one in this word fits).
+    if (unit + part.length <= end) found.push(lo);
+    at = end >= chars.length ? -1 : text.indexOf(part, 2 * end, 'utf16le');
+  }
+  return Uint32Array.from(found);
+}
+
+/** {@link containingWords} without Node's `Buffer`: a loop over the characters. */
+function containingWordsByLoop(chars: Uint16Array, starts: Uint32Array, part: string): Uint32Array {
+  const size = starts.length - 1;
   const first = part.charCodeAt(0);
   const length = part.length;
   const found: number[] = [];

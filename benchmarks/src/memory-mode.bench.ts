@@ -12,7 +12,7 @@
  * Run alone: `node --import tsx --conditions=@paperlist/source benchmarks/src/memory-mode.bench.ts [--duration s]`
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -22,7 +22,7 @@ import pg from 'pg';
 import { toPaper, type Paper } from '@paperlist/core';
 import { createPostgresSource, type PostgresSource, type Queryable } from '@paperlist/postgres';
 import { LARGE_CATALOG } from './corpus.js';
-import { ensureCatalogue } from './load/bench-schema.js';
+import { benchDatabase, ensureCatalogue } from './load/bench-schema.js';
 import { disjointRequests } from './load/disjoint-requests.js';
 import { plainClients } from './load/plain-clients.js';
 
@@ -87,18 +87,8 @@ async function timeVisibility(origin: string, writer: PostgresSource, papers: Pa
 
 export async function runMemoryModeBench(duration: number): Promise<void> {
   console.log(`\n## --query-mode memory (the default): the following source under ${CLIENTS} clients, and changes by another writer\n`);
-  if (!existsSync(LARGE_CATALOG)) {
-    console.log(`skipped: the large catalogue is not at ${LARGE_CATALOG} (set PAPERLIST_LARGE_CATALOG)`);
-    return;
-  }
-  const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 2 });
-  try {
-    await pool.query('SELECT 1');
-  } catch (error) {
-    console.log(`skipped: no PostgreSQL server at ${DATABASE_URL.replace(/:[^:@/]*@/, ':***@')} (${(error as Error).message})`);
-    await pool.end();
-    return;
-  }
+  const pool = await benchDatabase(DATABASE_URL, LARGE_CATALOG, 2);
+  if (pool === null) return;
   const dir = mkdtempSync(join(tmpdir(), 'paperlist-memory-load-'));
   let child: ChildProcess | undefined;
   const writerPool = new pg.Pool({ connectionString: DATABASE_URL, max: 2 });

@@ -10,12 +10,11 @@
  * ../shared/data/papers-large.jsonl.gz), PAPERLIST_BENCH_REUSE=1 to keep the imported schema
  * between runs and skip the import when it is already loaded.
  */
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { parseListQuery, parseQueryString, type PaperQuery } from '@paperlist/core';
 import { createPostgresSource, importPapers, migrate, type PostgresSource, type Queryable } from '@paperlist/postgres';
 import { runFollowBench } from './postgres-follow.js';
+import { benchDatabase } from './load/bench-schema.js';
 
 const SCHEMA = 'paperlist_bench';
 const DATABASE_URL =
@@ -82,18 +81,8 @@ async function timeQuery(source: PostgresSource, query: PaperQuery): Promise<{ t
 /** Runs the PostgreSQL benchmark and prints its tables; skips with a message when the server or the catalogue is missing. */
 export async function runPostgresBench(): Promise<void> {
   console.log('\n## PostgreSQL (@paperlist/postgres)\n');
-  if (!existsSync(CATALOG)) {
-    console.log(`skipped: the large catalogue is not at ${CATALOG} (set PAPERLIST_LARGE_CATALOG)`);
-    return;
-  }
-  const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 4 });
-  try {
-    await pool.query('SELECT 1');
-  } catch (error) {
-    console.log(`skipped: no PostgreSQL server at ${DATABASE_URL.replace(/:[^:@/]*@/, ':***@')} (${(error as Error).message})`);
-    await pool.end();
-    return;
-  }
+  const pool = await benchDatabase(DATABASE_URL, CATALOG, 4);
+  if (pool === null) return;
   const db = pool as unknown as Queryable;
   try {
     const { rows } = await pool.query<{ server_version: string }>('SHOW server_version');

@@ -11,7 +11,7 @@
  * Run alone: `node --import tsx --conditions=@paperlist/source benchmarks/src/sql-mode.bench.ts [--duration s]`
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -20,7 +20,7 @@ import autocannon from 'autocannon';
 import { disjointRequests } from './load/disjoint-requests.js';
 import pg from 'pg';
 import { LARGE_CATALOG } from './corpus.js';
-import { ensureCatalogue } from './load/bench-schema.js';
+import { benchDatabase, ensureCatalogue } from './load/bench-schema.js';
 import { plainClients } from './load/plain-clients.js';
 import { timeExtensions } from './load/sql-mode-extensions.js';
 
@@ -67,18 +67,8 @@ async function catalogueSize(pool: pg.Pool): Promise<number> {
 
 export async function runSqlModeBench(duration: number): Promise<void> {
   console.log(`\n## --query-mode sql: the direct SQL source under ${CLIENTS} clients\n`);
-  if (!existsSync(LARGE_CATALOG)) {
-    console.log(`skipped: the large catalogue is not at ${LARGE_CATALOG} (set PAPERLIST_LARGE_CATALOG)`);
-    return;
-  }
-  const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 2 });
-  try {
-    await pool.query('SELECT 1');
-  } catch (error) {
-    console.log(`skipped: no PostgreSQL server at ${DATABASE_URL.replace(/:[^:@/]*@/, ':***@')} (${(error as Error).message})`);
-    await pool.end();
-    return;
-  }
+  const pool = await benchDatabase(DATABASE_URL, LARGE_CATALOG, 2);
+  if (pool === null) return;
   const dir = mkdtempSync(join(tmpdir(), 'paperlist-sql-load-'));
   let child: ChildProcess | undefined;
   try {

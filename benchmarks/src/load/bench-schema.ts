@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import pg from 'pg';
 import { importPapers, migrate, type Queryable } from '@paperlist/postgres';
 import { LARGE_CATALOG } from '../corpus.js';
@@ -30,4 +31,24 @@ export async function ensureCatalogue(pool: pg.Pool, schema: string, reuse: bool
   });
   const total = (performance.now() - started) / 1000;
   console.log(`import: ${result.records} papers in ${total.toFixed(1)} s (indexes, trigram ones included, and statistics ${((performance.now() - indexingAt) / 1000).toFixed(1)} s)`);
+}
+
+/**
+ * A pool on `url` for a benchmark that needs PostgreSQL and the catalogue file `catalog`; `null`
+ * (after printing why the benchmark is skipped) when either is missing.
+ */
+export async function benchDatabase(url: string, catalog: string, max: number): Promise<pg.Pool | null> {
+  if (!existsSync(catalog)) {
+    console.log(`skipped: the large catalogue is not at ${catalog} (set PAPERLIST_LARGE_CATALOG)`);
+    return null;
+  }
+  const pool = new pg.Pool({ connectionString: url, max });
+  try {
+    await pool.query('SELECT 1');
+    return pool;
+  } catch (error) {
+    console.log(`skipped: no PostgreSQL server at ${url.replace(/:[^:@/]*@/, ':***@')} (${(error as Error).message})`);
+    await pool.end();
+    return null;
+  }
 }

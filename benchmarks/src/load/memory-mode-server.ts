@@ -8,13 +8,13 @@
  */
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { loadSamplePapers } from '@paperlist/core/sample';
 import { createApp } from '@paperlist/cli';
 import { createFollowingSource, type Queryable } from '@paperlist/postgres';
 import { databaseMix } from './distinct-queries.js';
+import { reportLoopDelayOnSignal } from './loop-delay-signal.js';
 
 const [url, schema, pathsFile, pathCount] = process.argv.slice(2) as [string, string, string, string];
 const pool = new pg.Pool({ connectionString: url, max: 4 });
@@ -28,12 +28,7 @@ const app = createApp({ source, state, mount: '/api/v1', allowedHosts: ['127.0.0
 const server = createServer(app);
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 writeFileSync(pathsFile, JSON.stringify(databaseMix(await loadSamplePapers(), Number(pathCount))));
-const loopDelay = monitorEventLoopDelay({ resolution: 10 });
-loopDelay.enable();
-process.on('SIGUSR2', () => {
-  console.log(`LOOP ${JSON.stringify({ p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 })}`);
-  loopDelay.reset();
-});
+reportLoopDelayOnSignal();
 process.once('SIGTERM', () => {
   void source.close().finally(() => process.exit(0));
 });

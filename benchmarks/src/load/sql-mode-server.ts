@@ -7,13 +7,13 @@
  */
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { loadSamplePapers } from '@paperlist/core/sample';
 import { createApp } from '@paperlist/cli';
 import { createPostgresSource, type Queryable } from '@paperlist/postgres';
 import { databaseMix } from './distinct-queries.js';
+import { reportLoopDelayOnSignal } from './loop-delay-signal.js';
 
 const [url, schema, budgetArg, pathsFile] = process.argv.slice(2) as [string, string, string, string];
 const budgetMs = Number(budgetArg);
@@ -30,13 +30,7 @@ const app = createApp({ source, state, mount: '/api/v1', allowedHosts: ['127.0.0
 const server = createServer(app);
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 writeFileSync(pathsFile, JSON.stringify(paths));
-const loopDelay = monitorEventLoopDelay({ resolution: 10 });
-loopDelay.enable();
-// SIGUSR2: the delays since the last one (or the start), as one `LOOP {…}` line, then counted afresh.
-process.on('SIGUSR2', () => {
-  console.log(`LOOP ${JSON.stringify({ p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 })}`);
-  loopDelay.reset();
-});
+const loopDelay = reportLoopDelayOnSignal();
 process.once('SIGTERM', () => {
   const ms = (ns: number) => (ns / 1e6).toFixed(0);
   console.log(`server event loop delay: p99 ${ms(loopDelay.percentile(99))} ms, max ${ms(loopDelay.max)} ms`);

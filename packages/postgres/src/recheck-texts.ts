@@ -1,4 +1,5 @@
 import type { SchemaNames } from './schema.js';
+import { textsEndToEnd } from './texts-end-to-end.js';
 import { StalePostingsError, type RunStatement } from './term-postings.js';
 
 /**
@@ -22,14 +23,8 @@ export class RecheckTexts {
   /** Papers (ordinals, ascending) and their lower-cased texts. */
   static of(ords: Int32Array, texts: readonly string[]): RecheckTexts {
     if (ords.length !== texts.length) throw new Error('paperlist: one text per paper');
-    const starts = new Int32Array(ords.length + 1);
-    let at = 0;
-    for (let i = 0; i < texts.length; i++) {
-      starts[i] = at;
-      at += texts[i]!.length + 1;
-    }
-    starts[texts.length] = at;
-    return new RecheckTexts(ords, texts.length === 0 ? '' : `${texts.join('\u0000')}\u0000`, starts);
+    const { text, starts } = textsEndToEnd(texts, '\u0000');
+    return new RecheckTexts(ords, text, starts);
   }
 
   /** Number of papers. */

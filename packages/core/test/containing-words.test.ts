@@ -43,6 +43,9 @@ describe.each([
     [['x\u{1F600}y', 'y'], '\u{1F600}', [0]],
     // A code unit whose bytes, shifted by one, would spell the part (U+6100 U+6200: 00 61 00 62).
     [['\u6100\u6200'], 'ab', []],
+    // A word holding the part after a word that ends with its start, and a part that starts in one word and ends in the next.
+    [['xq', 'equat', 'quat', 'ze', 'quatre'], 'equat', [1]],
+    [['zeq', 'uat', 'sequatur'], 'equat', [2]],
     [['abc'], '', []],
     [[], 'a', []],
   ])('%j holding %j: %j', (words, part, want) => {

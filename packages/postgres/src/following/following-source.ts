@@ -336,12 +336,10 @@ class Follower implements FollowingSource {
     } while (this.again && !this.closed);
   }
 
-  /** One catch-up: nothing new (one statement), the changes after the last sequence applied, or a reload. */
+  /** One catch-up (one statement): nothing new, the changes after the last sequence applied, or a reload. */
   private async step(): Promise<void> {
     const { names, reloadAbove } = this.options;
     if (this.closed) return;
-    const head = await readHead(this.db, names);
-    if (head.catalogue === this.catalogue && head.top <= this.last && head.prunedThrough <= this.last) return;
     const range = await readRange(this.db, names, this.last, this.catalogue, reloadAbove);
     if (this.closed || range.kind === 'none') return;
     if (range.kind === 'reload') {

@@ -32,6 +32,26 @@ export class DictionaryWords {
     return new DictionaryWords(text, starts, ids, dfs);
   }
 
+  /**
+   * The words as one text, each followed by a line break (as read: no string per word), or `null`
+   * when the text does not hold one line per id.
+   */
+  static fromLines(text: string, ids: Int32Array, dfs: Int32Array): DictionaryWords | null {
+    if (ids.length !== dfs.length) return null;
+    const starts = new Int32Array(ids.length + 1);
+    let word = 0;
+    for (let at = 0; at < text.length; word++) {
+      if (word >= ids.length) return null;
+      starts[word] = at;
+      const end = text.indexOf('\n', at);
+      if (end < 0) return null;
+      at = end + 1;
+    }
+    if (word !== ids.length) return null;
+    starts[word] = text.length;
+    return new DictionaryWords(text, starts, ids, dfs);
+  }
+
   /** Number of words. */
   get size(): number {
     return this.ids.length;
@@ -86,11 +106,10 @@ export async function readDictionaryWords(names: SchemaNames, version: string, r
   );
   if (row === undefined || row.version === null || `${row.version}` !== version) throw new StalePostingsError('paperlist: the posting lists are stale');
   if (row.words === null) return DictionaryWords.of([], new Int32Array(0), new Int32Array(0));
-  const words = row.words.split('\n');
-  const ids = bigEndianInts(toBytes(row.ids!));
+  const dictionary = DictionaryWords.fromLines(`${row.words}\n`, bigEndianInts(toBytes(row.ids!)), bigEndianInts(toBytes(row.dfs!)));
   // A word holding a line break would shift every later one: refuse the dictionary rather than misread it.
-  if (words.length !== ids.length) throw new StalePostingsError('paperlist: a dictionary word holds a line break');
-  return DictionaryWords.of(words, ids, bigEndianInts(toBytes(row.dfs!)));
+  if (dictionary === null) throw new StalePostingsError('paperlist: a dictionary word holds a line break');
+  return dictionary;
 }
 
 function bigEndianInts(bytes: Uint8Array): Int32Array {

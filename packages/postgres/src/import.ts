@@ -222,8 +222,6 @@ export async function importPapers(db: Queryable, input: ImportInput, options: I
     if (staging) {
       const stored = await lockedTotals(tx, names);
       if (stored !== null) totalsBefore = { stored, touched: await totalsWhere(tx, names, touched, [remove]) };
-    }
-    if (staging) {
       const [merged] = await queryRows<{ inserted: number; updated: number }>(tx, mergeStatement(names));
       inserted = Number(merged?.inserted ?? 0);
       updated = Number(merged?.updated ?? 0);

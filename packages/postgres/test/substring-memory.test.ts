@@ -32,6 +32,20 @@ describe('DictionaryWords.containing', () => {
     );
   });
 
+  it('reads the words from one text of lines as from a list, and refuses lines that do not match the ids', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.stringMatching(/^[a-c0-1é]{1,6}$/), { maxLength: 30 }), fc.stringMatching(/^[a-c0-1é]{1,3}$/), (words, needle) => {
+        const ids = Int32Array.from(words, (_, i) => 5 + i);
+        const dfs = Int32Array.from(words, (_, i) => 1 + (i % 3));
+        const fromLines = DictionaryWords.fromLines(words.map((word) => `${word}\n`).join(''), ids, dfs);
+        expect(fromLines?.containing(needle)).toEqual(DictionaryWords.of(words, ids, dfs).containing(needle));
+      }),
+    );
+    expect(DictionaryWords.fromLines('ab\ncd\n', Int32Array.of(1), Int32Array.of(1))).toBeNull();
+    expect(DictionaryWords.fromLines('ab\n', Int32Array.of(1, 2), Int32Array.of(1, 1))).toBeNull();
+    expect(DictionaryWords.fromLines('ab', Int32Array.of(1), Int32Array.of(1))).toBeNull();
+  });
+
   it('refuses a word list that does not match its ids', () => {
     expect(() => DictionaryWords.of(['a'], new Int32Array(2), new Int32Array(2))).toThrow(/one id/);
   });

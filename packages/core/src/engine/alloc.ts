@@ -9,8 +9,13 @@
 const Backing: ArrayBufferConstructor | SharedArrayBufferConstructor =
   typeof SharedArrayBuffer === 'function' ? SharedArrayBuffer : ArrayBuffer;
 
-/** Arrays smaller than this are ordinary. */
-const SHARED_FROM_BYTES = 1 << 16;
+/**
+ * Arrays smaller than this are ordinary. A query's scratch arrays count too: a bitset over 498k
+ * papers is 62 KB, and with ordinary buffers each query thread ran a full collection about
+ * twice a second under load (the V8 threads marking for them took a sixth of the server's CPU).
+ * Below 4 KB an array's external memory is too small to matter.
+ */
+const SHARED_FROM_BYTES = 1 << 12;
 
 function buffer(bytes: number): ArrayBufferLike {
   return bytes >= SHARED_FROM_BYTES ? new Backing(bytes) : new ArrayBuffer(bytes);

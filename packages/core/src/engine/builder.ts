@@ -16,7 +16,7 @@ import { keptAnnotations, methodSlugs, taskSlugs, type PaperAnnotations } from '
 import { AnnotationStore } from './annotation-store.js';
 import { layoutTokens, sortVocabulary, type TokensElsewhere } from './token-layout.js';
 import { suffixOrder } from './suffix-order.js';
-import { DEFER_TABLES_UP_TO, fieldTextsOf, withDeferredTables, type IndexWithoutDeferred } from './deferred-tables.js';
+import { DEFER_TABLES_UP_TO, fieldTextsOf, withDeferredTables, withTables, type IndexWithoutDeferred } from './deferred-tables.js';
 import type { IndexData } from './index-data.js';
 
 export type { IndexData };
@@ -196,14 +196,13 @@ export class IndexBuilder {
     if (this.deferTables && n <= DEFER_TABLES_UP_TO) return withDeferredTables(rest);
     const texts = this.titleText === null || this.abstractText === null ? fieldTextsOf(n, store) : { title: this.titleText.finish(order), abstract: this.abstractText.finish(order) };
     checkpoint();
-    return {
-      ...rest,
+    return withTables(rest, {
       suffixOrder: sorted.suffixOrder ?? suffixOrder(vocabulary),
       titleText: texts.title,
       abstractText: texts.abstract,
       // On this thread, after the token half (it reads the postings and the field lengths): a few hundred ms at 498k.
       commonWords: commonWordFields(n, laid.postings, laid.layout),
-    };
+    });
   }
 
   /** `ordered` is told the documents' order as soon as it is known, before the other orders are laid out. */

@@ -32,6 +32,79 @@ export type IndexWithoutDeferred = Omit<IndexData, DeferredTable>;
  */
 export const DEFER_TABLES_UP_TO = 4096;
 
+/** The tables an index may leave to be made when first read. */
+export type DeferredTablesOf = Pick<IndexData, DeferredTable>;
+
+/**
+ * Every index is one of these, whether its deferred tables are built or made when first read, so
+ * that every index has the same hidden class in V8. Indexes once made their deferred tables with
+ * accessors defined on each object (`Object.defineProperties` with getters of its own): V8 gives
+ * every such object a map of its own, so each write's delta index was a new map to every engine
+ * function that reads an index, on every query thread. Each deoptimized ("wrong map") and was
+ * compiled again, or went megamorphic for every index, the base's too: under one-paper writes
+ * five times a second at 498k papers, a query cost about twice its CPU (see docs/performance.md).
+ * The fields are assigned in one order here, for the same reason.
+ */
+class EngineIndex implements IndexData {
+  readonly n: number;
+  readonly digest: string;
+  readonly vocabulary: IndexData['vocabulary'];
+  readonly postings: IndexData['postings'];
+  readonly successors: IndexData['successors'];
+  readonly shortPrefixes: IndexData['shortPrefixes'];
+  readonly layout: IndexData['layout'];
+  readonly store: IndexData['store'];
+  readonly orders: IndexData['orders'];
+  readonly publishedDays: Uint32Array;
+  readonly authorNames: IndexData['authorNames'];
+  readonly proceedings: IndexData['proceedings'];
+  readonly venues: IndexData['venues'];
+  readonly tasks: IndexData['tasks'];
+  readonly methods: IndexData['methods'];
+  readonly annotations: IndexData['annotations'];
+  private order: Uint32Array | undefined;
+  private texts: { title: FieldText; abstract: FieldText } | undefined;
+  private common: IndexData['commonWords'] | undefined;
+
+  constructor(rest: IndexWithoutDeferred, tables: DeferredTablesOf | null) {
+    this.n = rest.n;
+    this.digest = rest.digest;
+    this.vocabulary = rest.vocabulary;
+    this.postings = rest.postings;
+    this.successors = rest.successors;
+    this.shortPrefixes = rest.shortPrefixes;
+    this.layout = rest.layout;
+    this.store = rest.store;
+    this.orders = rest.orders;
+    this.publishedDays = rest.publishedDays;
+    this.authorNames = rest.authorNames;
+    this.proceedings = rest.proceedings;
+    this.venues = rest.venues;
+    this.tasks = rest.tasks;
+    this.methods = rest.methods;
+    this.annotations = rest.annotations;
+    this.order = tables?.suffixOrder;
+    this.texts = tables === null ? undefined : { title: tables.titleText, abstract: tables.abstractText };
+    this.common = tables?.commonWords;
+  }
+
+  get suffixOrder(): Uint32Array {
+    return (this.order ??= suffixOrder(this.vocabulary));
+  }
+
+  get titleText(): FieldText {
+    return (this.texts ??= fieldTextsOf(this.n, this.store)).title;
+  }
+
+  get abstractText(): FieldText {
+    return (this.texts ??= fieldTextsOf(this.n, this.store)).abstract;
+  }
+
+  get commonWords(): IndexData['commonWords'] {
+    return (this.common ??= commonWordFields(this.n, this.postings, this.layout));
+  }
+}
+
 /** Indexes whose deferred tables were not all built yet (they travel to other threads without them). */
 const deferred = new WeakSet<object>();
 
@@ -42,21 +115,14 @@ export function hasDeferredTables(index: IndexData): boolean {
 
 /** `rest` with the deferred tables made from it when first read (each once). */
 export function withDeferredTables(rest: IndexWithoutDeferred): IndexData {
-  let order: Uint32Array | undefined;
-  let texts: { title: FieldText; abstract: FieldText } | undefined;
-  let common: IndexData['commonWords'] | undefined;
-  const fieldTexts = () => (texts ??= fieldTextsOf(rest.n, rest.store));
-  const index = Object.defineProperties(
-    { ...rest },
-    {
-      suffixOrder: { enumerable: true, get: () => (order ??= suffixOrder(rest.vocabulary)) },
-      titleText: { enumerable: true, get: () => fieldTexts().title },
-      abstractText: { enumerable: true, get: () => fieldTexts().abstract },
-      commonWords: { enumerable: true, get: () => (common ??= commonWordFields(rest.n, rest.postings, rest.layout)) },
-    },
-  ) as IndexData;
+  const index = new EngineIndex(rest, null);
   deferred.add(index);
   return index;
+}
+
+/** `rest` with its deferred tables built. */
+export function withTables(rest: IndexWithoutDeferred, tables: DeferredTablesOf): IndexData {
+  return new EngineIndex(rest, tables);
 }
 
 /**

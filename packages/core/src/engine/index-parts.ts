@@ -14,7 +14,7 @@ import { SortedStrings } from './sorted-strings.js';
 import { AuthorNames } from './author-names.js';
 import { ValueSets } from './value-sets.js';
 import { AnnotationStore } from './annotation-store.js';
-import { hasDeferredTables, withDeferredTables, type IndexWithoutDeferred } from './deferred-tables.js';
+import { hasDeferredTables, withDeferredTables, withTables, type IndexWithoutDeferred } from './deferred-tables.js';
 
 /** A typed array of the index. */
 export type IndexArray = Uint8Array | Uint16Array | Uint32Array | Int32Array;
@@ -334,11 +334,10 @@ export function indexFromParts(parts: IndexParts): IndexData {
     annotations: new AnnotationStore(u8('annotationJson'), u32('annotationAt')),
   };
   if (parts.deferred === true) return withDeferredTables(rest);
-  return {
-    ...rest,
+  return withTables(rest, {
     suffixOrder: u32('suffixOrder'),
     titleText: fieldText('titleText'),
     abstractText: fieldText('abstractText'),
     commonWords: new CommonWordFields(u32('commonWords'), table('commonWordsTitle'), table('commonWordsAbstract')),
-  };
+  });
 }

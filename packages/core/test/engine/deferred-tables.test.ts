@@ -74,6 +74,20 @@ describe('deferred tables', () => {
     expect(tablesOf(indexFromParts(whole))).toEqual(tablesOf(build(sample.slice(0, 100), false)));
   });
 
+  it('leave every index one shape: the same own properties in one order, the tables read through accessors all indexes share', () => {
+    // V8 gives objects of one constructor, with their fields added in one order, one hidden class; accessors defined on
+    // each object gave every delta index a class of its own, and the engine's functions were compiled again for each.
+    const deferred = [build(sample.slice(0, 10), true), build(sample.slice(10, 40), true)];
+    const full = build(sample.slice(0, 60), false);
+    const indexes = [...deferred, full, indexFromParts(indexParts(full)), indexFromParts(indexParts(deferred[0]!, 'keep')), indexFromParts(indexParts(deferred[1]!))];
+    const keys = Reflect.ownKeys(indexes[0]!);
+    for (const index of indexes) {
+      expect(Reflect.ownKeys(index)).toEqual(keys);
+      expect(Object.getPrototypeOf(index)).toBe(Object.getPrototypeOf(indexes[0]));
+      for (const name of DEFERRED_TABLES) expect(Object.getOwnPropertyDescriptor(index, name), name).toBeUndefined();
+    }
+  });
+
   it('are built at the finish past DEFER_TABLES_UP_TO papers, from the stored papers, as the same tables', () => {
     const papers = Array.from({ length: DEFER_TABLES_UP_TO + 1 }, (_, i) => {
       const from = sample[i % sample.length]!;

@@ -276,6 +276,9 @@ class ServeProcess {
       },
       onInterrupted: (pid) => {
         log.info(`the shell that started paperlist (pid ${pid}) was signalled to stop`);
+        // A terminal's Ctrl-C reaches this process too, at times after the watch saw it (a loaded
+        // machine): that SIGINT is the same press, not a second one that would cut the shutdown short.
+        if (this.state.phase !== 'stopping') firstStop = Date.now();
         this.requestStop('SIGINT');
       },
     });

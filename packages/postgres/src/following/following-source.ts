@@ -210,6 +210,9 @@ class Follower implements FollowingSource {
     const began = Date.now();
     await this.load('start');
     this.syncedAt = began;
+    // The load's snapshot holds every change notified before it began (the listener's first
+    // `connected` among them): reporting lag until the first poll would be wrong, and racy.
+    if (this.pendingSince !== undefined && this.pendingSince <= began) this.pendingSince = undefined;
     this.poll = setInterval(() => this.kick(), this.options.pollIntervalMs);
     this.poll.unref();
     this.kick();

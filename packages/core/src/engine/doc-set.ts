@@ -122,17 +122,25 @@ export function intersectSets(a: DocSet, b: DocSet, n: number): DocSet {
   const words = bitsetWords(n);
   spend(words);
   const out = uint32Array(words);
+  return bitsSet(out, andBits(a.bits, b.bits, out));
+}
+
+/**
+ * `out = x & y` over `out.length` words; answers the bits set. A function of its own so the
+ * long loop is all that V8 compiles on stack replacement: code compiled in the middle of a first
+ * loop has no feedback for the calls after it, and the cached on-stack code then deoptimized
+ * there on every call (about 1,600 times in 10 s of a query thread at 498k papers).
+ */
+function andBits(x: Uint32Array, y: Uint32Array, out: Uint32Array): number {
   let count = 0;
-  const x = a.bits;
-  const y = b.bits;
-  for (let i = 0; i < words; i++) {
+  for (let i = 0; i < out.length; i++) {
     const v = x[i]! & y[i]!;
     if (v !== 0) {
       out[i] = v;
       count += popcount32(v);
     }
   }
-  return bitsSet(out, count);
+  return count;
 }
 
 /** Documents of a sorted list that are in a bitset. */

@@ -1,8 +1,8 @@
 import type { DocSet } from '../engine/doc-set.js';
 import { popcount32 } from '../engine/bits.js';
-import type { IndexData } from '../engine/builder.js';
 import type { RelevanceWeights } from '../engine/relevance.js';
 import { termWeight, type FieldLengths } from '../search/relevance.js';
+import { lengthTotals } from './length-totals.js';
 import type { LiveDocs, Segment } from './segment.js';
 
 /**
@@ -50,53 +50,7 @@ export function liveSize(set: DocSet, live: LiveDocs | null): number {
   return count;
 }
 
-const indexTotals = new WeakMap<IndexData, FieldLengths>();
-const segmentTotals = new WeakMap<LiveDocs, FieldLengths>();
-
-/** The field lengths summed over a segment's live documents (kept per index and per live bitset). */
+/** The field lengths summed over a segment's live documents. */
 function liveLengthTotals(segment: Segment): FieldLengths {
-  const all = lengthTotals(segment.index);
-  const live = segment.live;
-  if (live === null) return all;
-  let totals = segmentTotals.get(live);
-  if (totals !== undefined) return totals;
-  totals = { ...all };
-  const { layout, n } = segment.index;
-  const lengths: FieldLengths = { title: 0, abstract: 0, authors: 0 };
-  const bits = live.bits;
-  for (let i = 0; i < bits.length; i++) {
-    // The deleted documents of this word (bits past n are not documents).
-    let deleted = ~bits[i]!;
-    if (i === bits.length - 1 && (n & 31) !== 0) deleted &= (1 << (n & 31)) - 1;
-    while (deleted !== 0) {
-      const t = deleted & -deleted;
-      deleted ^= t;
-      layout.lengthsOf((i << 5) + 31 - Math.clz32(t), lengths);
-      totals.title -= lengths.title;
-      totals.abstract -= lengths.abstract;
-      totals.authors -= lengths.authors;
-    }
-  }
-  segmentTotals.set(live, totals);
-  return totals;
-}
-
-/** The field lengths summed over an index's documents (oversize ones from their own table). */
-function lengthTotals(index: IndexData): FieldLengths {
-  let totals = indexTotals.get(index);
-  if (totals !== undefined) return totals;
-  const { titleLength, abstractLength, authorsLength, oversizeLengths } = index.layout;
-  totals = { title: 0, abstract: 0, authors: 0 };
-  for (let d = 0; d < index.n; d++) {
-    totals.title += titleLength[d]!;
-    totals.abstract += abstractLength[d]!;
-    totals.authors += authorsLength[d]!;
-  }
-  for (let i = 0; i < oversizeLengths.length; i += 3) {
-    totals.title += oversizeLengths[i]!;
-    totals.abstract += oversizeLengths[i + 1]!;
-    totals.authors += oversizeLengths[i + 2]!;
-  }
-  indexTotals.set(index, totals);
-  return totals;
+  return segment.live === null ? lengthTotals(segment.index) : segment.live.lengths;
 }

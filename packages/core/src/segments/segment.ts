@@ -3,12 +3,20 @@ import { bitsSet, type DocSet } from '../engine/doc-set.js';
 import { bitsetWords, hasBit } from '../engine/bits.js';
 import { uint32Array } from '../engine/alloc.js';
 import { idKey } from '../engine/paper-store.js';
+import type { FieldLengths } from '../search/relevance.js';
+import { lengthTotals } from './length-totals.js';
 
 /** The documents of a segment still served: a bitset over its documents and their number. */
 export interface LiveDocs {
   /** Bit `d` set: document `d` is served. In shared memory, and never changed once made (a deletion makes a new one). */
   readonly bits: Uint32Array;
   readonly count: number;
+  /**
+   * The field lengths summed over the live documents (BM25's mean lengths, see `liveWeights`):
+   * kept up to date by each deletion, so no query thread sums them again over the whole bitset
+   * for every new generation.
+   */
+  readonly lengths: Readonly<FieldLengths>;
 }
 
 /**
@@ -57,6 +65,8 @@ export function withDeleted(segment: Segment, docs: Iterable<number>): Segment {
   const { n } = segment.index;
   let bits: Uint32Array | null = null;
   let count = liveCount(segment);
+  const lengths: FieldLengths = { ...(segment.live?.lengths ?? lengthTotals(segment.index)) };
+  const gone: FieldLengths = { title: 0, abstract: 0, authors: 0 };
   for (const d of docs) {
     if (!isLive(segment, d)) continue;
     if (bits === null) {
@@ -67,8 +77,12 @@ export function withDeleted(segment: Segment, docs: Iterable<number>): Segment {
     if (!hasBit(bits, d)) continue;
     bits[d >>> 5]! &= ~(1 << (d & 31));
     count--;
+    segment.index.layout.lengthsOf(d, gone);
+    lengths.title -= gone.title;
+    lengths.abstract -= gone.abstract;
+    lengths.authors -= gone.authors;
   }
-  return bits === null ? segment : { id: segment.id, index: segment.index, live: { bits, count } };
+  return bits === null ? segment : { id: segment.id, index: segment.index, live: { bits, count, lengths } };
 }
 
 function fillAll(bits: Uint32Array, n: number): void {

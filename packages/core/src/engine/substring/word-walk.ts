@@ -136,41 +136,7 @@ export function walkWords(
       continue;
     }
     spend(cost);
-    let off = postings.positionsAt[w]!;
-    const dense = postings.dense[w] === 1;
-    const set = dense ? postings.bitsOf(w) : null;
-    const listAt = postings.docsAt[w]!;
-    let j = dense ? -1 : listAt;
-    let y = 0;
-    for (let visited = 0; ; visited++) {
-      let d: number;
-      if (dense) {
-        while (y === 0 && ++j < set!.length) y = set![j]!;
-        if (y === 0) break;
-        const t = y & -y;
-        y ^= t;
-        d = (j << 5) + 31 - Math.clz32(t);
-      } else {
-        if (j >= listAt + df) break;
-        d = postings.listDocs[j++]!;
-      }
-      if ((visited & 4095) === 4095) spend(0);
-      const title = titleLength[d]!;
-      const from = field === 'title' ? 0 : title + 1;
-      const to = field === 'title' ? title - 1 : title + abstractLength[d]!;
-      let state = NO;
-      for (;;) {
-        const v = positions[off++]!;
-        const q = v & POSITION;
-        if (q >= from && q <= to) {
-          const s = stateOf === null ? YES : stateOf[(v & (SPACE_BEFORE | SPACE_AFTER)) >>> 13]!;
-          if (s < state) state = s;
-        }
-        if ((v & LAST) !== 0) break;
-      }
-      if (state === YES) bits[d >>> 5]! |= 1 << (d & 31);
-      else if (state === VERIFY) (unsureBits ??= uint32Array(bits.length))[d >>> 5]! |= 1 << (d & 31);
-    }
+    unsureBits = walkWord(index, w, field, stateOf, bits, unsureBits);
   }
   // Non-ASCII documents found may hold the run only once folded: those with a code point
   // that could do that are read. Oversize documents carry no positions (the field is
@@ -186,6 +152,59 @@ export function walkWords(
   for (const d of unsure.docs) bits[d >>> 5]! &= ~(1 << (d & 31));
   for (const d of read(unsure.docs)) bits[d >>> 5]! |= 1 << (d & 31);
   return bitsToSet(bits);
+}
+
+/**
+ * Walks every occurrence of word `w`: a document where one stands inside `field` (with the
+ * edges `stateOf` asks for) is set in `bits`, or in the undecided set when only its text can
+ * tell; answers that set (`unsure`, or a new one when the first such document shows up).
+ *
+ * A function of its own, so that V8 compiles this loop alone on stack replacement: compiled in
+ * the middle of the whole walk, the code lacked feedback for what follows the loop, deoptimized
+ * there, and was compiled again (about 1 s of compiler threads per 10 s while papers were written).
+ */
+function walkWord(index: IndexData, w: number, field: TextField, stateOf: Uint8Array | null, bits: Uint32Array, unsure: Uint32Array | null): Uint32Array | null {
+  const { postings, layout } = index;
+  const { positions } = postings;
+  const { titleLength, abstractLength } = layout;
+  const df = postings.df[w]!;
+  let unsureBits = unsure;
+  let off = postings.positionsAt[w]!;
+  const dense = postings.dense[w] === 1;
+  const set = dense ? postings.bitsOf(w) : null;
+  const listAt = postings.docsAt[w]!;
+  let j = dense ? -1 : listAt;
+  let y = 0;
+  for (let visited = 0; ; visited++) {
+    let d: number;
+    if (dense) {
+      while (y === 0 && ++j < set!.length) y = set![j]!;
+      if (y === 0) break;
+      const t = y & -y;
+      y ^= t;
+      d = (j << 5) + 31 - Math.clz32(t);
+    } else {
+      if (j >= listAt + df) break;
+      d = postings.listDocs[j++]!;
+    }
+    if ((visited & 4095) === 4095) spend(0);
+    const title = titleLength[d]!;
+    const from = field === 'title' ? 0 : title + 1;
+    const to = field === 'title' ? title - 1 : title + abstractLength[d]!;
+    let state = NO;
+    for (;;) {
+      const v = positions[off++]!;
+      const q = v & POSITION;
+      if (q >= from && q <= to) {
+        const s = stateOf === null ? YES : stateOf[(v & (SPACE_BEFORE | SPACE_AFTER)) >>> 13]!;
+        if (s < state) state = s;
+      }
+      if ((v & LAST) !== 0) break;
+    }
+    if (state === YES) bits[d >>> 5]! |= 1 << (d & 31);
+    else if (state === VERIFY) (unsureBits ??= uint32Array(bits.length))[d >>> 5]! |= 1 << (d & 31);
+  }
+  return unsureBits;
 }
 
 /** About what {@link walkWords} costs at most: the common words' field sets (without edges), the other words' walks. */

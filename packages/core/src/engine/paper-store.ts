@@ -12,6 +12,8 @@ import { jsonKeepsAsIs, jsonStringBytes } from './json-string-bytes.js';
  */
 const CHUNK_BYTES = 64 * 1024 * 1024;
 const FIRST_CHUNK_BYTES = 1024 * 1024;
+/** The smallest first chunk, for a store whose size is estimated (see `PaperStoreBuilder`). */
+const MIN_CHUNK_BYTES = 4096;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const utf8 = new TextDecoder();
@@ -284,8 +286,9 @@ function bytesEqual(json: Uint8Array, at: number, key: Uint8Array): boolean {
 
 /**
  * Collects papers' JSON while a catalogue is read; `finish` arranges it in index order.
- * With `expectedBytes` (an estimate of the total), the first chunk starts at that size (up to a
- * full chunk).
+ * With `expectedBytes` (an estimate of the total), the first chunk starts at that size (from
+ * 4 KB up to a full chunk): a write's delta of one paper no longer zeroes a megabyte, which on a
+ * virtual machine's first touch of its pages cost more than building the index.
  */
 export class PaperStoreBuilder {
   private readonly chunks: Uint8Array[] = [];
@@ -294,7 +297,7 @@ export class PaperStoreBuilder {
   private used = 0;
 
   constructor(expectedBytes = 0) {
-    this.chunk = uint8Array(Math.min(CHUNK_BYTES, Math.max(FIRST_CHUNK_BYTES, Math.ceil(expectedBytes))));
+    this.chunk = uint8Array(expectedBytes > 0 ? Math.min(CHUNK_BYTES, Math.max(MIN_CHUNK_BYTES, Math.ceil(expectedBytes))) : FIRST_CHUNK_BYTES);
     this.writer = utf8Writer(this.chunk);
   }
   private readonly chunkOf = new Growable(uint16Array);
@@ -315,7 +318,10 @@ export class PaperStoreBuilder {
     const room = this.chunk.length - this.used;
     let bytes = json.length * 3 <= room ? -1 : utf8Length(json, 0, json.length);
     if (bytes > room) {
-      this.sealChunk(Math.max(Math.min(CHUNK_BYTES, Math.max(this.chunk.length, FIRST_CHUNK_BYTES) * 2), bytes));
+      // A small first chunk (sized by an estimate) grows up to the default first chunk: the
+      // chunks, and so a snapshot's bytes, are those of a store that started at that size.
+      if (this.chunks.length === 0 && this.used + bytes <= FIRST_CHUNK_BYTES) this.growChunk(Math.min(FIRST_CHUNK_BYTES, Math.max(2 * this.chunk.length, this.used + bytes)));
+      else this.sealChunk(Math.max(Math.min(CHUNK_BYTES, Math.max(this.chunk.length, FIRST_CHUNK_BYTES) * 2), bytes));
     }
     bytes = this.writer(json, this.used);
     let titleAt = titleChar;
@@ -330,6 +336,13 @@ export class PaperStoreBuilder {
     this.titleAt.push(titleAt);
     this.abstractAt.push(abstractAt);
     this.used += bytes;
+  }
+
+  private growChunk(size: number): void {
+    const grown = uint8Array(size);
+    grown.set(this.chunk.subarray(0, this.used));
+    this.chunk = grown;
+    this.writer = utf8Writer(grown);
   }
 
   private sealChunk(nextSize: number): void {

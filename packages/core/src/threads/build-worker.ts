@@ -5,6 +5,7 @@
  */
 import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
 import { IndexBuilder } from '../engine/builder.js';
+import { estimateJsonBytes } from '../engine/paper-store.js';
 import { indexFromParts, indexParts } from '../engine/index-parts.js';
 import { livePapers } from '../segments/segment-writes.js';
 import type { Paper } from '../paper.js';
@@ -26,11 +27,18 @@ const deferTables = role === 'delta';
 const checkpoint = gate === undefined ? null : passMergeGate.bind(null, new Int32Array(gate), MAX_MERGE_PAUSE_MS);
 /** Papers a merge reads between two checkpoints. */
 const PAPERS_PER_CHECKPOINT = 256;
-// A new builder after each finished index: a thread kept for the writes' delta indexes builds one after another.
-let builder = newBuilder();
+// A new builder for each index, made when its papers arrive: a thread kept for the writes' delta
+// indexes builds one after another.
+let builder: IndexBuilder | null = null;
+/**
+ * Deltas and merges size their JSON storage for their papers (a delta of one paper made a
+ * megabyte's store: 3 ms of a 3.1 ms build). A catalogue's build keeps the default first chunk,
+ * so that its store is byte for byte the one of a build on two threads (see `parallel-build.ts`).
+ */
+const sizeStores = role !== 'build';
 
-function newBuilder(): IndexBuilder {
-  const made = new IndexBuilder(0, true, deferTables);
+function newBuilder(expectedJsonBytes: number): IndexBuilder {
+  const made = new IndexBuilder(sizeStores ? expectedJsonBytes : 0, true, deferTables);
   made.checkpoint = checkpoint;
   return made;
 }
@@ -50,23 +58,27 @@ port.on('message', (message: ToBuilder) => {
       reply = { type: 'added' };
     } else if (message.type === 'papers') {
       const { papers, annotations } = message;
-      if (annotations === undefined) for (const paper of papers) builder.add(paper);
-      else papers.forEach((paper, i) => builder.add(paper, annotations[i] ?? undefined));
+      const to = (builder ??= newBuilder(estimateJsonBytes(papers)));
+      if (annotations === undefined) for (const paper of papers) to.add(paper);
+      else papers.forEach((paper, i) => to.add(paper, annotations[i] ?? undefined));
       reply = { type: 'added' };
     } else if (message.type === 'warm-up') {
       warmUpBuilds(message.warmUp);
       reply = { type: 'warmed' };
     } else if (message.type === 'segments') {
       const segments = message.segments.map(({ parts, live }, id) => ({ id, index: indexFromParts(parts), live }));
+      const to = (builder ??= newBuilder(segments.reduce((bytes, { index }) => bytes + index.store.jsonBytes, 0)));
       let read = 0;
       for (const { paper, annotations } of livePapers(segments)) {
         if (checkpoint !== null && ++read % PAPERS_PER_CHECKPOINT === 0) checkpoint();
-        builder.add(paper, annotations);
+        to.add(paper, annotations);
       }
       reply = { type: 'added' };
     } else {
-      const built = tokenizer === null ? builder.finish() : builder.finish(tokenizer.elsewhere());
+      const finishing = builder ?? newBuilder(0);
+      const built = tokenizer === null ? finishing.finish() : finishing.finish(tokenizer.elsewhere());
       tokenizer = null;
+      builder = null;
       reply = { type: 'built', parts: indexParts(built, 'keep') };
     }
   } catch (error) {
@@ -74,19 +86,19 @@ port.on('message', (message: ToBuilder) => {
     reply = { type: 'failed', name: e.name, message: e.message, ...(e.stack === undefined ? {} : { stack: e.stack }) };
   }
   port.postMessage(reply);
-  // The next index's builder is made after the reply: a write waits for this one, not for that.
-  if (message.type === 'finish') builder = newBuilder();
 });
 
 /** One batch, its tokens taken from the tokenizing thread (which got the same batch). */
 function addTokenized(link: TokenizerLink, papers: Paper[], annotations: (PaperAnnotations | null)[] | undefined): void {
+  if (builder === null) throw new Error('paperlist: a build thread was sent tokenized papers before its builder');
+  const to = builder;
   const { papers: count, authorWords, authorEnds, ascii } = link.next('tokens');
   if (count !== papers.length) throw new Error(`paperlist: the tokenizing thread sent ${count} papers' tokens, expected ${papers.length}`);
   let ends = 0;
   for (let p = 0; p < papers.length; p++) {
     const paper = papers[p]!;
     const from = ends === 0 ? 0 : authorEnds[ends - 1]!;
-    builder.addTokenized(paper, annotations?.[p] ?? undefined, authorWords, from, authorEnds, ends, ascii[p]!);
+    to.addTokenized(paper, annotations?.[p] ?? undefined, authorWords, from, authorEnds, ends, ascii[p]!);
     ends += paper.authors.length;
   }
 }

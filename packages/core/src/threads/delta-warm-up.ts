@@ -9,6 +9,7 @@
  */
 import { indexFromParts, type IndexParts } from '../engine/index-parts.js';
 import { IndexBuilder } from '../engine/builder.js';
+import { estimateJsonBytes } from '../engine/paper-store.js';
 import type { Paper } from '../paper.js';
 
 /** How a delta thread warms up: the catalogue to take papers from, and how many builds of how many papers. */
@@ -28,8 +29,6 @@ export interface DeltaWarmUp {
 export function warmUpBuilds({ from, rounds, papers, stop }: DeltaWarmUp): void {
   const base = from === null ? null : indexFromParts(from);
   for (let round = 0; round < rounds && Atomics.load(stop, 0) === 0; round++) {
-    // As the thread's builds of writes are made: without the deferred tables.
-    const builder = new IndexBuilder(0, true, true);
     let batch: Paper[];
     // The first round, and every round when the catalogue is too small to sample, is made up.
     if (base === null || base.n < papers || round === 0) {
@@ -43,6 +42,8 @@ export function warmUpBuilds({ from, rounds, papers, stop }: DeltaWarmUp): void 
         batch.push({ ...base.store.paper(d), id: `paperlist-warm-up-${round}-${i}` });
       }
     }
+    // As the thread's builds of writes are made: sized for the batch, without the deferred tables.
+    const builder = new IndexBuilder(estimateJsonBytes(batch), true, true);
     // Through a structured clone, as a write's papers reach this thread: objects (and strings)
     // made here otherwise have other shapes than those, and code optimized on them ran the
     // writes' builds about 40% slower for as long as the thread lived (measured: adding 500

@@ -62,6 +62,8 @@ export interface WholeCatalogue {
 export class PaperEncoder {
   // Per word id: the last paper (numbered from 1) that listed it, to list each id once per paper.
   private seen: Int32Array = new Int32Array(1 << 16);
+  /** Scratch: the current paper's distinct ids. */
+  private distinct: Int32Array = new Int32Array(1 << 12);
   private ids: Int32Array = new Int32Array(1 << 12);
   private papers = 0;
   /** Papers encoded and the sums of their field lengths (the catalogue's totals after a bulk load). */
@@ -188,17 +190,26 @@ export class PaperEncoder {
     return { text: fieldText(words), length: words.length, ascii: false, recheck: true };
   }
 
-  /** `{3,17,5}`: the distinct ids collected for the current paper. */
+  /**
+   * `{3,5,17}`: the distinct ids collected for the current paper, ascending. The server sorts
+   * each array it indexes (GIN); sorted here, its sort finds them in order in one pass (a
+   * comparison through the function manager each: about 5 % of the server's work in the load).
+   */
   private distinctIds(): string {
     const paper = ++this.papers;
-    let out = '';
+    if (this.distinct.length < this.count) this.distinct = new Int32Array(this.ids.length);
+    const distinct = this.distinct;
+    let n = 0;
     for (let i = 0; i < this.count; i++) {
       const id = this.ids[i]!;
       if (id >= this.seen.length) this.seen = grown(this.seen, id + 1);
       if (this.seen[id] === paper) continue;
       this.seen[id] = paper;
-      out += out.length === 0 ? String(id) : `,${id}`;
+      distinct[n++] = id;
     }
+    distinct.subarray(0, n).sort();
+    let out = '';
+    for (let i = 0; i < n; i++) out += i === 0 ? String(distinct[i]) : `,${distinct[i]}`;
     return `{${out}}`;
   }
 

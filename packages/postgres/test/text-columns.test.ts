@@ -25,7 +25,7 @@ describe('stored text', () => {
     expect([derived.titleLength, derived.authorsLength]).toEqual([4, 4]);
   });
 
-  it('the encoder derives what deriveColumns does, from ASCII text without a string per word', async () => {
+  it('the encoder derives what deriveColumns does, from ASCII text without a string per word, word ids distinct and ascending', async () => {
     const encoder = new PaperEncoder(new WordDictionary());
     const papers = await loadSamplePapers();
     for (const paper of papers.slice(0, 300)) {
@@ -45,6 +45,8 @@ describe('stored text', () => {
       const ids = values[22]!.slice(1, -1).split(',').filter(Boolean).map(Number);
       expect(new Set(ids).size).toBe(ids.length);
       expect(ids.length).toBe(new Set(derived.words.flat()).size);
+      // Ascending: the server's sort of each indexed array then finds it in order.
+      expect(ids).toEqual([...ids].sort((a, b) => a - b));
     }
     const added = [...encoder.dictionary.added()];
     expect(added.slice(0, 3).map(([id]) => id)).toEqual([1, 2, 3]);

@@ -23,6 +23,7 @@ import { LARGE_CATALOG } from './corpus.js';
 import { benchDatabase, ensureCatalogue } from './load/bench-schema.js';
 import { plainClients } from './load/plain-clients.js';
 import { timeExtensions } from './load/sql-mode-extensions.js';
+import { startWriter } from './load/sql-writer.js';
 
 const DATABASE_URL =
   process.env['PAPERLIST_BENCH_DATABASE_URL'] ?? process.env['PAPERLIST_TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -34,6 +35,12 @@ const CLIENTS = 10;
 const WARM_UP_SECONDS = Number(process.env['PAPERLIST_SQL_WARMUP'] ?? 30);
 const WARM_UP_PATHS = 12_000;
 const BUDGET_MS = 250;
+/**
+ * Papers another writer upserts per second during the runs (PAPERLIST_SQL_WRITES, default 0),
+ * after 1,000 written before the server starts: the SQL mode after writes.
+ */
+const WRITES_PER_SECOND = Number(process.env['PAPERLIST_SQL_WRITES'] ?? 0);
+const WRITTEN_FIRST = 1_000;
 
 /** The server's event loop delays since the last call (see sql-mode-server.ts: SIGUSR2). */
 type LoopDelays = () => Promise<{ p99: number; max: number }>;
@@ -71,8 +78,13 @@ export async function runSqlModeBench(duration: number): Promise<void> {
   if (pool === null) return;
   const dir = mkdtempSync(join(tmpdir(), 'paperlist-sql-load-'));
   let child: ChildProcess | undefined;
+  let writer: Awaited<ReturnType<typeof startWriter>> | undefined;
   try {
     await ensureCatalogue(pool, SCHEMA, REUSE);
+    if (WRITES_PER_SECOND > 0) {
+      writer = await startWriter(DATABASE_URL, SCHEMA, WRITTEN_FIRST, WRITES_PER_SECOND);
+      console.log(`writes: ${WRITTEN_FIRST} papers upserted before the server started; ${WRITES_PER_SECOND} papers a second (batches of 10) by another writer during the runs`);
+    }
     const pathsFile = join(dir, 'paths.json');
     const started = await startServer(pathsFile);
     child = started.child;
@@ -108,8 +120,14 @@ export async function runSqlModeBench(duration: number): Promise<void> {
         `every answer within ${bound} ms (${result.latency.max <= bound ? 'met' : `NOT met: max ${result.latency.max} ms`})`,
     );
     await boundedLatency(`http://127.0.0.1:${started.port}`, paths.slice(-6_000), duration, started.loopDelays);
+    if (writer !== undefined) {
+      const report = await writer.stop();
+      writer = undefined;
+      console.log(`\nwrites during the runs: ${report.papers} papers in ${report.batches} batches, median batch ${report.p50.toFixed(0)} ms`);
+    }
     await timeExtensions(started.port, child.pid!, await catalogueSize(pool));
   } finally {
+    await writer?.stop();
     child?.removeAllListeners('exit');
     // The server prints its event loop's delays on SIGTERM: a late answer with a quiet source is the machine's, not the budget's.
     if (child !== undefined && child.exitCode === null) await new Promise((resolve) => (child!.once('exit', resolve), child!.kill('SIGTERM')));

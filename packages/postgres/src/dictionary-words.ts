@@ -97,7 +97,7 @@ export class DictionaryWords {
  */
 export async function readDictionaryWords(names: SchemaNames, version: string, run: RunStatement): Promise<DictionaryWords> {
   const [row] = await run<{ version: string | null; words: string | null; ids: Uint8Array | string | null; dfs: Uint8Array | string | null }>(
-    `SELECT (SELECT CASE WHEN postings_version = version THEN version::text END FROM ${names.state}) AS version,
+    `SELECT (SELECT postings_version::text FROM ${names.state}) AS version,
         string_agg(w.word, E'\\n' ORDER BY w.id) AS words,
         string_agg(int4send(w.id), ''::bytea ORDER BY w.id) AS ids,
         string_agg(int4send(p.df), ''::bytea ORDER BY w.id) AS dfs

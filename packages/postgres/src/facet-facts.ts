@@ -19,7 +19,7 @@ export interface FacetFacts {
  */
 export async function readFacetFacts(names: SchemaNames, field: FactColumn, version: string, run: RunStatement): Promise<FacetFacts> {
   const rows = await run<{ head: boolean; chunk: number | null; data: Uint8Array | string | null; version: string | null }>(
-    `SELECT true AS head, NULL::int4 AS chunk, NULL::bytea AS data, CASE WHEN facets_version = version THEN version::text END AS version FROM ${names.state}
+    `SELECT true AS head, NULL::int4 AS chunk, NULL::bytea AS data, facets_version::text AS version FROM ${names.state}
     UNION ALL
     SELECT false, chunk, data, NULL FROM ${names.facetFacts} WHERE facet = $1`,
     [field],

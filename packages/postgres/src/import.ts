@@ -13,6 +13,7 @@ import { WordDictionary } from './word-dictionary.js';
 import { lockedTotals, refreshTotals, totalsWhere, writeMovedTotals, type CatalogueTotals } from './catalogue-totals.js';
 import { PostingsBuilder } from './postings-builder.js';
 import { FacetFactsBuilder } from './facet-facts-builder.js';
+import { retiredNames } from './delta/retired-ordinals-migration.js';
 
 export { PaperImportError } from './import-errors.js';
 export type { ImportInput } from './paper-input.js';
@@ -186,7 +187,16 @@ export async function importPapers(db: Queryable, input: ImportInput, options: I
     }
     // A whole catalogue gets ordinals 1..n and its posting lists; later papers get ordinals
     // after the largest stored one, and the lists, built for an older version, go stale.
-    const [{ ord: storedOrd } = { ord: 0 }] = bulk !== null ? [] : await queryRows<{ ord: number }>(tx, `SELECT coalesce(max(ord), 0) AS ord FROM ${names.papers}`);
+    // Never an ordinal handed out before (see delta/retired-ordinals-migration.ts): not one of
+    // the lists', nor one a write retired since.
+    const [{ ord: storedOrd } = { ord: 0 }] =
+      bulk !== null
+        ? []
+        : await queryRows<{ ord: number }>(
+            tx,
+            `SELECT greatest((SELECT coalesce(max(ord), 0) FROM ${names.papers}), (SELECT coalesce(max(ord), 0) FROM ${retiredNames(names).table}),
+              (SELECT coalesce(postings_through, 0) FROM ${names.state})) AS ord`,
+          );
     const annotationsOf = (id: string) => options.annotations?.get(id);
     const encoder =
       bulk === null
@@ -333,19 +343,21 @@ async function storedDictionary(tx: Queryable, names: SchemaNames, firstOrd: num
  */
 async function writePostings(writer: TableWriter, names: SchemaNames, swapped: boolean, whole: WholeCatalogue | null): Promise<void> {
   const { tx } = writer;
-  const tables = [names.postings, names.facts, names.facetFacts];
+  const tables = [names.postings, names.facts, names.facetFacts, retiredNames(names).table];
   if (swapped) {
     for (const table of tables) await tx.query(`DELETE FROM ${table}`);
   } else await tx.query(`TRUNCATE ${tables.join(', ')}`);
   if (whole === null) {
-    await tx.query(`UPDATE ${names.state} SET postings_version = NULL, facets_version = NULL`);
+    await tx.query(`UPDATE ${names.state} SET postings_version = NULL, facets_version = NULL, postings_through = NULL`);
     return;
   }
   const copy = writer.method === 'copy';
   await writeRows(writer, names.postings, ['word_id', 'df', 'data'], whole.postings.postingRows(copy), false);
   await writeRows(writer, names.facts, ['chunk', 'data'], whole.postings.factRows(copy), false);
   await writeRows(writer, names.facetFacts, ['facet', 'chunk', 'data'], whole.facets.rows(copy), false);
-  await tx.query(`UPDATE ${names.state} SET postings_version = version, facets_version = version`);
+  await tx.query(
+    `UPDATE ${names.state} SET postings_version = version, facets_version = version, postings_through = (SELECT coalesce(max(ord), 0) FROM ${names.papers})`,
+  );
 }
 
 function* wordRows(encoder: PaperEncoder): Generator<Row> {

@@ -5,6 +5,7 @@ import { ANNOTATIONS_MIGRATION } from './annotations-sql.js';
 import { CHANGE_LOG_MIGRATION } from './change-log.js';
 import { POSTINGS_MIGRATION } from './postings-migration.js';
 import { FACET_FACTS_MIGRATION } from './facet-facts-migration.js';
+import { RETIRED_ORDINALS_MIGRATION } from './delta/retired-ordinals-migration.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -138,6 +139,7 @@ export const MIGRATIONS: readonly Migration[] = [
   CHANGE_LOG_MIGRATION,
   POSTINGS_MIGRATION,
   FACET_FACTS_MIGRATION,
+  RETIRED_ORDINALS_MIGRATION,
 ];
 
 /** The schema version this package reads and writes. */

@@ -45,6 +45,8 @@ import { facetFactsOf, listFromPostings, matchingOrdinals, postingsAnswer, posti
 import { factFacets } from './facet-facts.js';
 import { needsFacetFacts } from './fact-filters.js';
 import { StalePostingsError } from './term-postings.js';
+import { ListsCache } from './lists-cache.js';
+import { DeltaLog, type DeltaView } from './delta/delta-log.js';
 
 /**
  * How `count` is computed for a list.
@@ -108,7 +110,7 @@ export interface PostgresSourceOptions {
   versionTtlMs?: number;
   /**
    * Most bytes of merged posting lists (a search term's papers and occurrences, read from
-   * `paperlist_postings`) the source keeps per catalogue version, least recently used
+   * `paperlist_postings`) the source keeps (until the next whole import), least recently used
    * forgotten first; default 128 MiB. A common word of a 500k catalogue takes a few MB.
    */
   postingsCacheBytes?: number;
@@ -128,6 +130,14 @@ export interface PostgresSourceOptions {
    * the database has cores of its own.
    */
   mergeThreads?: number;
+  /**
+   * Most papers written since the last whole import (upserts and HTTP writes) that the source
+   * holds in memory to answer from the posting lists all the same: the lists without the papers
+   * writes took away, plus these, matched and scored here (see docs/postgres.md). Past it, every
+   * search is answered by the SQL statements (slower, the same answers) until the next whole
+   * import builds the lists again. Default 10,000 (about 10 KB each); `0` turns it off.
+   */
+  maxWrittenPapers?: number;
 }
 
 /** A {@link PaperSource} over PostgreSQL, with the schema's upkeep at hand. */
@@ -174,6 +184,12 @@ interface FullStateRow extends StateRow {
   postings_fresh: boolean;
   /** The facet facts are those of this version (see facet-facts-migration.ts). */
   facets_fresh: boolean;
+  /** The version the posting lists were built at (`postings_version`), if there are lists. */
+  generation: string | null;
+  /** The version the facet facts were built at (`facets_version`). */
+  facets_generation: string | null;
+  /** The lists' last ordinal (`postings_through`; null on lists imported before schema step 8). */
+  through: number | null;
   total: number;
   title: number | null;
   authors: number | null;
@@ -235,12 +251,15 @@ export async function createPostgresSource(options: PostgresSourceOptions): Prom
   /** Document frequencies being counted outside any request (see countMatches). */
   let sharedCounts = 0;
   let cache = new CatalogueCache('');
+  /** The current generation of the posting lists, and what writes changed since (null: no lists). */
+  let lists: ListsCache | null = null;
 
   /** The catalogue's version and totals (the total counted here only after writes other than imports). */
   const readState = async (signal: AbortSignal | undefined): Promise<FullStateRow> => {
     const [state] = await runner.rows<FullStateRow>(
       `SELECT catalogue, version::text AS version, coalesce(postings_version = version, false) AS postings_fresh,
         coalesce(facets_version = version, false) AS facets_fresh,
+        postings_version::text AS generation, facets_version::text AS facets_generation, postings_through AS through,
         coalesce(total, (SELECT count(*) FROM ${names.papers}))::float8 AS total,
         title_len_sum::float8 AS title, authors_len_sum::float8 AS authors, abstract_len_sum::float8 AS abstract
       FROM ${names.state}`,
@@ -249,9 +268,15 @@ export async function createPostgresSource(options: PostgresSourceOptions): Prom
       `paperlist_state_${statementTag}`,
     );
     const current = remember(state);
-    if (cache.version !== current) {
-      cache = new CatalogueCache(current);
-      if (resolved.warmUp) warmCatalogue(postingsContext(undefined), cache, String(state!.version), { postings: state!.postings_fresh, facets: state!.facets_fresh });
+    if (cache.version !== current) cache = new CatalogueCache(current);
+    const generation = state!.generation === null ? null : `${state!.generation}`;
+    if (generation === null) lists = null;
+    else if (lists?.generation !== generation) {
+      const through = state!.through === null ? null : Number(state!.through);
+      const shared = <R>(text: string, params: unknown[]) => runner.sharedRows<R>(text, params, SHARED_COUNT_TIMEOUT_MS);
+      lists = new ListsCache(generation, through === null ? null : new DeltaLog({ names, generation, through, run: shared, maxPapers: resolved.maxWrittenPapers }));
+      const facets = state!.facets_generation !== null && `${state!.facets_generation}` === generation;
+      if (resolved.warmUp) warmCatalogue(postingsContext(undefined), lists, generation, { postings: true, facets });
     }
     return state!;
   };
@@ -344,11 +369,18 @@ export async function createPostgresSource(options: PostgresSourceOptions): Prom
     if ([arxivId, titleContains, abstractContains].some((value) => value !== undefined && isUnstorable(value))) return nothing();
     const state = await readState(signal);
     const run = <R>(text: string, params: unknown[]) => runner.rows<R>(text, params, signal);
-    if (state.postings_fresh && state.title !== null && state.authors !== null && state.abstract !== null && postingsAnswer(query) && (state.facets_fresh || !needsFacetFacts(query.filters))) {
+    const current = lists;
+    const factsUsable = state.facets_generation !== null && `${state.facets_generation}` === current?.generation;
+    // Tasks and methods are written beside papers, without new ordinals: their facts hold until the first write.
+    const annotated = query.filters.tasks !== undefined || query.filters.methods !== undefined;
+    if (current !== null && (state.postings_fresh || !annotated) && state.title !== null && state.authors !== null && state.abstract !== null && postingsAnswer(query) && (factsUsable || !needsFacetFacts(query.filters))) {
       try {
-        return await listWithPostings(query, state, signal);
+        // Writes since the lists: their delta (null when it cannot be followed; SQL answers).
+        const delta = state.postings_fresh ? null : ((await current.delta?.view(String(state.version))) ?? undefined);
+        if (delta === undefined || delta?.sums === null) throw new StalePostingsError('paperlist: the writes since the lists are not followed');
+        return await listWithPostings(query, state, current, delta, signal);
       } catch (error) {
-        // Lists built for another version (a write landed meanwhile): the word texts answer.
+        // Lists built again meanwhile, or a page the lists cannot place: the word texts answer.
         if (!(error instanceof StalePostingsError)) throw error;
       }
     }
@@ -379,17 +411,23 @@ export async function createPostgresSource(options: PostgresSourceOptions): Prom
     signal,
   });
 
-  /** A search of single words, counted and ranked from the posting lists (see postings-list.ts), its facets from the facet facts. */
-  const listWithPostings = async (query: PaperQuery, state: FullStateRow, signal: AbortSignal | undefined): Promise<PaperPage> => {
-    const n = Math.max(Number(state.total), 1);
+  /**
+   * A search of single words, counted and ranked from the posting lists (see postings-list.ts)
+   * and the papers written since them (`delta`), its facets from the facet facts while no write
+   * changed the catalogue since them.
+   */
+  const listWithPostings = async (query: PaperQuery, state: FullStateRow, current: ListsCache, delta: DeltaView | null, signal: AbortSignal | undefined): Promise<PaperPage> => {
+    const totals = delta ?? { total: Number(state.total), sums: { title: Number(state.title), authors: Number(state.authors), abstract: Number(state.abstract) } };
+    const n = Math.max(totals.total, 1);
+    const sums = totals.sums!;
     const context = postingsContext(signal);
-    const version = String(state.version);
-    const averages = { title: Number(state.title) / n, abstract: Number(state.abstract) / n, authors: Number(state.authors) / n };
-    const { count, rows: found, matches } = await listFromPostings<PaperRow>(context, cache, query, { version, total: Number(state.total), averages });
+    const { generation } = current;
+    const averages = { title: sums.title / n, abstract: sums.abstract / n, authors: sums.authors / n };
+    const { count, rows: found, matches } = await listFromPostings<PaperRow>(context, current, query, { generation, total: totals.total, averages, delta });
     const page: PaperPage = { count, results: found.map(toPaper) };
     if (query.facets === undefined || query.facets.length === 0) return page;
-    if (!state.facets_fresh) throw new StalePostingsError('paperlist: the facet facts are stale');
-    return withFacets(page, await factFacets(query.facets, query.facetLimit, matches, (field) => facetFactsOf(context, cache, field, version)));
+    if (!state.facets_fresh || (delta !== null && !delta.unchanged)) throw new StalePostingsError('paperlist: the facet facts are stale');
+    return withFacets(page, await factFacets(query.facets, query.facetLimit, matches, (field) => facetFactsOf(context, current, field, generation)));
   };
 
   /**
@@ -401,12 +439,13 @@ export async function createPostgresSource(options: PostgresSourceOptions): Prom
     if (query.facets === undefined || query.facets.length === 0) return undefined;
     const { titleContains, abstractContains, authors } = query.filters;
     const searches = query.terms.length > 0 || titleContains !== undefined || abstractContains !== undefined || authors !== undefined;
-    if (state.facets_fresh && (state.postings_fresh || !searches) && postingsMatchable(query)) {
+    const current = lists;
+    if (current !== null && state.facets_fresh && (state.postings_fresh || !searches) && postingsMatchable(query)) {
       try {
         const context = postingsContext(signal);
-        const version = String(state.version);
-        const matches = await matchingOrdinals(context, cache, query, version);
-        return await factFacets(query.facets, query.facetLimit, matches, (field) => facetFactsOf(context, cache, field, version));
+        const { generation } = current;
+        const matches = await matchingOrdinals(context, current, query, generation);
+        return await factFacets(query.facets, query.facetLimit, matches, (field) => facetFactsOf(context, current, field, generation));
       } catch (error) {
         // Facts of another version (a write landed meanwhile): SQL counts them.
         if (!(error instanceof StalePostingsError)) throw error;
@@ -499,6 +538,8 @@ export async function createPostgresSource(options: PostgresSourceOptions): Prom
 /** Document frequencies counted at once outside requests, each within this many milliseconds (see countMatches). */
 const MAX_SHARED_COUNTS = 2;
 const SHARED_COUNT_TIMEOUT_MS = 30_000;
+/** Default of `maxWrittenPapers`. */
+const DEFAULT_MAX_WRITTEN_PAPERS = 10_000;
 /** Default of `postingsCacheBytes`. */
 const DEFAULT_POSTINGS_CACHE_BYTES = 128 * 1024 * 1024;
 
@@ -516,6 +557,7 @@ interface ResolvedOptions {
   postingsCacheBytes: number;
   warmUp: boolean;
   mergeThreads: number;
+  maxWrittenPapers: number;
 }
 
 function resolveOptions(options: PostgresSourceOptions): ResolvedOptions {
@@ -564,6 +606,10 @@ function resolveOptions(options: PostgresSourceOptions): ResolvedOptions {
   if (!(Number.isSafeInteger(mergeThreads) && mergeThreads >= 0)) {
     fail('invalid-merge-threads', `"mergeThreads" must be a non-negative integer, got ${String(options.mergeThreads)}`);
   }
+  const maxWrittenPapers = options.maxWrittenPapers ?? DEFAULT_MAX_WRITTEN_PAPERS;
+  if (!(Number.isSafeInteger(maxWrittenPapers) && maxWrittenPapers >= 0)) {
+    fail('invalid-max-written-papers', `"maxWrittenPapers" must be a non-negative integer, got ${String(options.maxWrittenPapers)}`);
+  }
   const warmUp = options.warmUp ?? true;
   if (typeof warmUp !== 'boolean') fail('invalid-warm-up', `"warmUp" must be true or false, got ${JSON.stringify(warmUp)}`);
   return {
@@ -572,6 +618,7 @@ function resolveOptions(options: PostgresSourceOptions): ResolvedOptions {
     postingsCacheBytes,
     warmUp,
     mergeThreads,
+    maxWrittenPapers,
     names: schemaNames(options.schema ?? DEFAULT_SCHEMA),
     statementTimeoutMs: timeout,
     count,

@@ -1,4 +1,4 @@
-import { prefixWeightOf, termWeight, type PaperFilters, type PaperQuery } from '@paperlist/core';
+import { prefixWeightOf, termScore, termWeight, type Paper, type PaperFilters, type PaperQuery } from '@paperlist/core';
 import { FACT_COLUMNS, type FactColumn } from './facet-facts-builder.js';
 import { readFacetFacts, type FacetFacts } from './facet-facts.js';
 import { ordinalsStatement, type Statement } from './list-sql.js';
@@ -8,10 +8,13 @@ import { RECHECK_ABSTRACT, RECHECK_TITLE } from './postings-builder.js';
 import { readDictionaryWords, type DictionaryWords } from './dictionary-words.js';
 import { readRecheckTexts, type RecheckTexts } from './recheck-texts.js';
 import { ordinalComparator, orderWindow } from './posting-order.js';
-import { bestCandidates, intersect, scoreMatches } from './posting-query.js';
+import { bestCandidates, intersect, scoreMatches, type Matches } from './posting-query.js';
 import type { SchemaNames } from './schema.js';
 import { untilAborted } from './statement-timeout.js';
-import type { CatalogueCache } from './term-resolver.js';
+import type { ListsCache } from './lists-cache.js';
+import type { DeltaView } from './delta/delta-log.js';
+import { deltaMatches } from './delta/delta-matches.js';
+import { mergedPage, type Ranked } from './delta/delta-window.js';
 import { readFacts, readSubstringPostings, readTermPostings, StalePostingsError, type MergePostings, type PaperFacts, type RunStatement, type TermPostings } from './term-postings.js';
 import { MAX_DICTIONARY_WORD } from './text-columns.js';
 
@@ -22,7 +25,7 @@ export interface PostingsContext {
   shared: RunStatement;
   /** Runs a page statement within the request's budget (prepared once per connection under `name`). */
   page: <R>(statement: Statement, name: string) => Promise<R[]>;
-  /** Most bytes of merged posting lists kept per catalogue version. */
+  /** Most bytes of merged posting lists kept per generation of the lists. */
   cacheBytes: number;
   /** Decodes and merges a term's lists: on the merge threads, or in this one (`mergeThreads: 0`). */
   merge: MergePostings;
@@ -31,9 +34,12 @@ export interface PostingsContext {
 
 /** The catalogue as the request read it. */
 export interface CatalogueState {
-  version: string;
+  /** The lists' generation (`postings_version`): the version they were built at. */
+  generation: string;
   total: number;
   averages: { title: number; abstract: number; authors: number };
+  /** What writes changed since the lists (null or unchanged: nothing). */
+  delta: DeltaView | null;
 }
 
 /**
@@ -76,55 +82,105 @@ function substringFilters(query: Pick<PaperQuery, 'filters'>): { field: 'title' 
 }
 
 /**
- * One list request from the posting lists: the terms' lists (cached per version, read once
+ * One list request from the posting lists: the terms' lists (cached per generation, read once
  * however many requests ask) intersected for the exact count; the page chosen here, by score
- * and order ranks (see posting-order.ts), and only its papers read. Throws
- * `StalePostingsError` when the lists are not those of `state.version` (the caller then
- * answers from the word texts).
+ * and order ranks (see posting-order.ts), and only its papers read. After writes, the lists'
+ * retired papers are left out and the papers written since (`state.delta`) are matched, counted,
+ * scored and merged into the page with the reference's functions. Throws `StalePostingsError`
+ * when the lists cannot answer (they were built again meanwhile; the caller then answers in SQL).
  */
-export async function listFromPostings<R>(
+export async function listFromPostings<R extends Paper>(
   context: PostingsContext,
-  cache: CatalogueCache,
+  cache: ListsCache,
   query: PaperQuery,
   state: CatalogueState,
 ): Promise<{ count: number; rows: R[]; matches: Int32Array }> {
-  const { terms, matches } = await matchesOf(context, cache, query, state.version);
-  const count = matches.ords.length;
+  const found = await matchesOf(context, cache, query, state.generation);
+  const delta = state.delta !== null && !state.delta.unchanged ? state.delta : null;
+  const matches = delta === null ? found.matches : withoutRetired(found.matches, delta);
+  const written = delta === null ? null : deltaMatches(delta, query);
+  const { terms } = found;
+  const count = matches.ords.length + (written?.matches.length ?? 0);
   if (query.limit === 0 || query.offset >= count) return { count, rows: [], matches: matches.ords };
-  const facts = await paperFacts(context, cache, state.version);
+  const facts = await paperFacts(context, cache, state.generation);
   const end = query.offset + query.limit;
-  let page: number[];
-  if (query.ordering.kind === 'relevance') {
-    const idfs = terms.map((term) => termWeight(state.total, term.ords.length));
+  const relevance = query.ordering.kind === 'relevance';
+  const keys = query.ordering.kind === 'relevance' ? query.ordering.then : query.ordering.keys;
+  let scores: Float64Array | null = null;
+  let scoredTerms = false;
+  let idfs: number[] = [];
+  if (relevance) {
+    idfs = terms.map((term, t) => termWeight(state.total, (delta === null ? term.ords.length : heldCount(term.ords, delta)) + (written?.termCounts[t] ?? 0)));
     // No term weighs anything: every score is 0, and relevance is the catalogue order.
-    if (terms.length === 0 || idfs.every((idf) => idf === 0)) page = orderWindow(matches.ords, query.ordering.then, facts, query.offset, query.limit);
-    else {
-      const scores = scoreMatches(terms, matches, { idfs, prefixWeights: query.terms.map(prefixWeightOf), averages: state.averages }, facts);
-      const then = ordinalComparator(query.ordering.then, facts);
-      const best = Array.from(bestCandidates(scores, end));
-      best.sort((a, b) => scores[b]! - scores[a]! || then(matches.ords[a]!, matches.ords[b]!));
-      page = best.slice(query.offset, end).map((i) => matches.ords[i]!);
-    }
-  } else {
-    page = orderWindow(matches.ords, query.ordering.keys, facts, query.offset, query.limit);
+    scoredTerms = terms.length > 0 && idfs.some((idf) => idf !== 0);
+    if (scoredTerms) scores = scoreMatches(terms, matches, { idfs, prefixWeights: query.terms.map(prefixWeightOf), averages: state.averages }, facts);
   }
-  const found = await context.page<R & { ord: number }>(ordinalsStatement(context.names, page), 'paperlist_page_by_ord');
-  const byOrd = new Map(found.map((row) => [Number(row.ord), row]));
-  // A paper missing here was deleted after the lists were read: the caller answers from the word texts.
-  const rows = page.map((ord) => byOrd.get(ord));
-  if (rows.some((row) => row === undefined)) throw new StalePostingsError('paperlist: a paper of the page is gone');
-  return { count, rows: rows as R[], matches: matches.ords };
+  /** The list's matches at places [start, stop) of the order. */
+  const listWindow = (start: number, stop: number): number[] => {
+    if (scores === null) return orderWindow(matches.ords, keys, facts, start, stop - start);
+    const then = ordinalComparator(keys, facts);
+    const best = Array.from(bestCandidates(scores, stop));
+    best.sort((a, b) => scores![b]! - scores![a]! || then(matches.ords[a]!, matches.ords[b]!));
+    return best.slice(start, stop).map((i) => matches.ords[i]!);
+  };
+  const readRows = async (ords: number[]): Promise<(R & { ord: number })[]> => {
+    const rows = await context.page<R & { ord: number }>(ordinalsStatement(context.names, ords), 'paperlist_page_by_ord');
+    const byOrd = new Map(rows.map((row) => [Number(row.ord), row]));
+    // A paper missing here was retired after the lists were read: the caller answers in SQL.
+    const inOrder = ords.map((ord) => byOrd.get(ord));
+    if (inOrder.some((row) => row === undefined)) throw new StalePostingsError('paperlist: a paper of the page is gone');
+    return inOrder as (R & { ord: number })[];
+  };
+  if (written === null || written.matches.length === 0) {
+    return { count, rows: await readRows(listWindow(query.offset, end)), matches: matches.ords };
+  }
+  // Papers written since the lists: merged into the page by the same order.
+  const scoreAt = scores === null ? null : new Map(Array.from(matches.ords, (ord, i) => [ord, scores![i]!] as const));
+  const prefixWeights = query.terms.map(prefixWeightOf);
+  const writtenRanked: Ranked<R>[] = written.matches.map(({ paper, occurrences }) => {
+    let score = 0;
+    if (scoredTerms) for (let t = 0; t < occurrences.length; t++) score += termScore(idfs[t]!, occurrences[t]!, paper.lengths, state.averages, prefixWeights[t]);
+    return { paper: paper.paper as R, score };
+  });
+  const rows = await mergedPage<R>(
+    async (start, stop) => (await readRows(listWindow(start, stop))).map((row) => ({ paper: row, score: scoreAt?.get(Number(row.ord)) ?? 0 })),
+    matches.ords.length,
+    writtenRanked,
+    relevance,
+    keys,
+    query.offset,
+    query.limit,
+  );
+  return { count, rows, matches: matches.ords };
+}
+
+/** The matches still stored in the view (the lists' papers that writes retired left out), positions in each term's lists kept alongside. */
+function withoutRetired(matches: Matches, view: DeltaView): Matches {
+  if (view.retiredLists === 0) return matches;
+  const kept: number[] = [];
+  for (let i = 0; i < matches.ords.length; i++) if (view.holds(matches.ords[i]!)) kept.push(i);
+  if (kept.length === matches.ords.length) return matches;
+  const pick = (values: Int32Array) => Int32Array.from(kept, (i) => values[i]!);
+  return { ords: pick(matches.ords), at: matches.at.map(pick) };
+}
+
+/** How many of a term's list papers the view still holds (its share of the document frequency). */
+function heldCount(ords: Int32Array, view: DeltaView): number {
+  if (view.retiredLists === 0) return ords.length;
+  let held = 0;
+  for (let i = 0; i < ords.length; i++) if (view.holds(ords[i]!)) held++;
+  return held;
 }
 
 /** The terms' lists and the papers matching the query's terms and substring filters ({@link postingsMatchable}). */
-async function matchesOf(context: PostingsContext, cache: CatalogueCache, query: Pick<PaperQuery, 'terms' | 'filters'>, version: string) {
+async function matchesOf(context: PostingsContext, cache: ListsCache, query: Pick<PaperQuery, 'terms' | 'filters'>, generation: string) {
   const needles = substringFilters(query)!;
   const { authors } = query.filters;
   const [terms, filtered, passing, byAuthor] = await Promise.all([
-    Promise.all(query.terms.map((term) => termPostings(context, cache, term.words[0]!, version))),
-    Promise.all(needles.map(({ field, needle }) => substringMatches(context, cache, field, needle, version))),
-    hasFactFilters(query.filters) ? factFiltered(context, cache, query.filters, version) : null,
-    authors === undefined ? null : authorFiltered(context, cache, authors, version),
+    Promise.all(query.terms.map((term) => termPostings(context, cache, term.words[0]!, generation))),
+    Promise.all(needles.map(({ field, needle }) => substringMatches(context, cache, field, needle, generation))),
+    hasFactFilters(query.filters) ? factFiltered(context, cache, query.filters, generation) : null,
+    authors === undefined ? null : authorFiltered(context, cache, authors, generation),
   ]);
   // The filters' sets come after the terms: scoring reads the terms' positions only.
   const sets: { ords: Int32Array }[] = [...terms, ...filtered.map((ords) => ({ ords }))];
@@ -133,27 +189,27 @@ async function matchesOf(context: PostingsContext, cache: CatalogueCache, query:
   return { terms, matches: intersect(sets) };
 }
 
-/** The papers `author=` finds (see author-filter.ts), cached per version. */
-function authorFiltered(context: PostingsContext, cache: CatalogueCache, alternatives: string[][], version: string): Promise<Int32Array> {
+/** The papers `author=` finds (see author-filter.ts), cached per generation. */
+function authorFiltered(context: PostingsContext, cache: ListsCache, alternatives: string[][], generation: string): Promise<Int32Array> {
   const shared = { ...context, signal: undefined };
   return cachedFilter(context, cache, `authors:${JSON.stringify(alternatives)}`, () =>
     authorFilterOrdinals(
       alternatives,
-      (word) => termPostings(shared, cache, word, version),
-      () => facetFactsOf(shared, cache, 'author', version),
+      (word) => termPostings(shared, cache, word, generation),
+      () => facetFactsOf(shared, cache, 'author', generation),
     ),
   );
 }
 
-/** The papers passing the query's fact filters (see fact-filters.ts), cached per version. */
-function factFiltered(context: PostingsContext, cache: CatalogueCache, filters: PaperFilters, version: string): Promise<Int32Array> {
+/** The papers passing the query's fact filters (see fact-filters.ts), cached per generation. */
+function factFiltered(context: PostingsContext, cache: ListsCache, filters: PaperFilters, generation: string): Promise<Int32Array> {
   return cachedFilter(context, cache, `facts:${factFiltersKey(filters)}`, () =>
-    filterOrdinals(filters, (column) => facetFactsOf({ ...context, signal: undefined }, cache, column, version)),
+    filterOrdinals(filters, (column) => facetFactsOf({ ...context, signal: undefined }, cache, column, generation)),
   );
 }
 
-/** A filter's papers, computed once per catalogue version by whichever request asks first (shared, so not aborted with it). */
-function cachedFilter(context: PostingsContext, cache: CatalogueCache, key: string, compute: () => Promise<Int32Array>): Promise<Int32Array> {
+/** A filter's papers, computed once per generation of the lists by whichever request asks first (shared, so not aborted with it). */
+function cachedFilter(context: PostingsContext, cache: ListsCache, key: string, compute: () => Promise<Int32Array>): Promise<Int32Array> {
   let entry = cache.filtered.get(key);
   if (entry === undefined) {
     const reading = compute();
@@ -171,16 +227,16 @@ function cachedFilter(context: PostingsContext, cache: CatalogueCache, key: stri
  * The ordinals of the papers matching a {@link postingsMatchable} query, ascending; `null` when
  * it neither searches nor filters (every paper).
  */
-export async function matchingOrdinals(context: PostingsContext, cache: CatalogueCache, query: Pick<PaperQuery, 'terms' | 'filters'>, version: string): Promise<Int32Array | null> {
+export async function matchingOrdinals(context: PostingsContext, cache: ListsCache, query: Pick<PaperQuery, 'terms' | 'filters'>, generation: string): Promise<Int32Array | null> {
   if (query.terms.length === 0 && substringFilters(query)!.length === 0 && !hasFactFilters(query.filters) && query.filters.authors === undefined) return null;
-  return (await matchesOf(context, cache, query, version)).matches.ords;
+  return (await matchesOf(context, cache, query, generation)).matches.ords;
 }
 
-/** One column's facet facts, read once per catalogue version and shared. */
-export function facetFactsOf(context: PostingsContext, cache: CatalogueCache, field: FactColumn, version: string): Promise<FacetFacts> {
+/** One column's facet facts, read once per generation of the lists and shared. */
+export function facetFactsOf(context: PostingsContext, cache: ListsCache, field: FactColumn, generation: string): Promise<FacetFacts> {
   let entry = cache.facetFacts.get(field);
   if (entry === undefined) {
-    const reading = readFacetFacts(context.names, field, version, context.shared);
+    const reading = readFacetFacts(context.names, field, generation, context.shared);
     entry = reading;
     cache.facetFacts.set(field, reading);
     reading.catch(() => {
@@ -191,7 +247,7 @@ export function facetFactsOf(context: PostingsContext, cache: CatalogueCache, fi
 }
 
 /** Reads (or finds cached) a term's merged lists; the read is shared and outlives the request that started it. */
-function termPostings(context: PostingsContext, cache: CatalogueCache, prefix: string, version: string): Promise<TermPostings> {
+function termPostings(context: PostingsContext, cache: ListsCache, prefix: string, generation: string): Promise<TermPostings> {
   const { postings } = cache;
   let entry = postings.get(prefix);
   if (entry !== undefined) {
@@ -200,7 +256,7 @@ function termPostings(context: PostingsContext, cache: CatalogueCache, prefix: s
     postings.set(prefix, entry);
     return untilAborted(entry, context.signal);
   }
-  entry = readTermPostings(context.names, prefix, version, context.shared, context.merge);
+  entry = readTermPostings(context.names, prefix, generation, context.shared, context.merge);
   postings.set(prefix, entry);
   entry.then(
     (read) => {
@@ -229,16 +285,16 @@ function termPostings(context: PostingsContext, cache: CatalogueCache, prefix: s
  * dictionary words containing it (found in memory: dictionary-words.ts), for papers whose field
  * is ASCII with no word cut (there the needle, letters and digits only, can only lie inside a
  * word), and from the text of the others (the recheck flag; about 1 % of a catalogue; held in
- * memory: recheck-texts.ts). Shared and cached per version.
+ * memory: recheck-texts.ts). Shared and cached per generation.
  */
-function substringMatches(context: PostingsContext, cache: CatalogueCache, field: 'title' | 'abstract', needle: string, version: string): Promise<Int32Array> {
+function substringMatches(context: PostingsContext, cache: ListsCache, field: 'title' | 'abstract', needle: string, generation: string): Promise<Int32Array> {
   const key = `${field}:${needle}`;
   let entry = cache.substrings.get(key);
   if (entry === undefined) {
     const shared = { ...context, signal: undefined };
     entry = (async () => {
-      const [dictionary, facts, rechecked] = await Promise.all([dictionaryOf(shared, cache, version), paperFacts(shared, cache, version), recheckTextsOf(shared, cache, field, version)]);
-      const candidates = await readSubstringPostings(context.names, dictionary.containing(needle), version, context.shared, context.merge);
+      const [dictionary, facts, rechecked] = await Promise.all([dictionaryOf(shared, cache, generation), paperFacts(shared, cache, generation), recheckTextsOf(shared, cache, field, generation)]);
+      const candidates = await readSubstringPostings(context.names, dictionary.containing(needle), generation, context.shared, context.merge);
       if (candidates === null) throw new StalePostingsError(`paperlist: "${needle}" is in too many words to read their lists`);
       const flag = field === 'title' ? RECHECK_TITLE : RECHECK_ABSTRACT;
       const counts = field === 'title' ? candidates.titleAll : candidates.abstractAll;
@@ -261,10 +317,10 @@ function substringMatches(context: PostingsContext, cache: CatalogueCache, field
   return untilAborted(entry, context.signal);
 }
 
-/** The words that have posting lists, read once per version and shared. */
-function dictionaryOf(context: PostingsContext, cache: CatalogueCache, version: string): Promise<DictionaryWords> {
+/** The words that have posting lists, read once per generation and shared. */
+function dictionaryOf(context: PostingsContext, cache: ListsCache, generation: string): Promise<DictionaryWords> {
   if (cache.dictionary === undefined) {
-    const reading = readDictionaryWords(context.names, version, context.shared);
+    const reading = readDictionaryWords(context.names, generation, context.shared);
     cache.dictionary = reading;
     reading.catch(() => {
       if (cache.dictionary === reading) cache.dictionary = undefined;
@@ -273,16 +329,16 @@ function dictionaryOf(context: PostingsContext, cache: CatalogueCache, version: 
   return untilAborted(cache.dictionary, context.signal);
 }
 
-/** The `field` texts of the papers flagged for a recheck, read once per version and shared. */
-function recheckTextsOf(context: PostingsContext, cache: CatalogueCache, field: 'title' | 'abstract', version: string): Promise<RecheckTexts> {
+/** The `field` texts of the papers flagged for a recheck, read once per generation and shared. */
+function recheckTextsOf(context: PostingsContext, cache: ListsCache, field: 'title' | 'abstract', generation: string): Promise<RecheckTexts> {
   let entry = cache.rechecks.get(field);
   if (entry === undefined) {
     const reading = (async () => {
-      const { flags } = await paperFacts(context, cache, version);
+      const { flags } = await paperFacts(context, cache, generation);
       const flag = field === 'title' ? RECHECK_TITLE : RECHECK_ABSTRACT;
       const flagged: number[] = [];
       for (let ord = 0; ord < flags.length; ord++) if ((flags[ord]! & flag) !== 0) flagged.push(ord);
-      return readRecheckTexts(context.names, field, Int32Array.from(flagged), version, context.shared);
+      return readRecheckTexts(context.names, field, Int32Array.from(flagged), generation, context.shared);
     })();
     entry = reading;
     cache.rechecks.set(field, reading);
@@ -300,20 +356,20 @@ function recheckTextsOf(context: PostingsContext, cache: CatalogueCache, field: 
  * requests to need them would otherwise spend their budget reading them. Failures are left to the
  * requests, which read again.
  */
-export function warmCatalogue(context: PostingsContext, cache: CatalogueCache, version: string, fresh: { postings: boolean; facets: boolean }): void {
+export function warmCatalogue(context: PostingsContext, cache: ListsCache, generation: string, fresh: { postings: boolean; facets: boolean }): void {
   const background = { ...context, signal: undefined };
   const reads: Promise<unknown>[] = [];
   if (fresh.postings) {
-    reads.push(paperFacts(background, cache, version), dictionaryOf(background, cache, version));
-    for (const field of ['title', 'abstract'] as const) reads.push(recheckTextsOf(background, cache, field, version));
+    reads.push(paperFacts(background, cache, generation), dictionaryOf(background, cache, generation));
+    for (const field of ['title', 'abstract'] as const) reads.push(recheckTextsOf(background, cache, field, generation));
   }
-  if (fresh.facets) for (const field of FACT_COLUMNS) reads.push(facetFactsOf(background, cache, field, version));
+  if (fresh.facets) for (const field of FACT_COLUMNS) reads.push(facetFactsOf(background, cache, field, generation));
   for (const read of reads) read.catch(() => {});
 }
 
-function paperFacts(context: PostingsContext, cache: CatalogueCache, version: string): Promise<PaperFacts> {
+function paperFacts(context: PostingsContext, cache: ListsCache, generation: string): Promise<PaperFacts> {
   if (cache.facts === undefined) {
-    const reading = readFacts(context.names, version, context.shared);
+    const reading = readFacts(context.names, generation, context.shared);
     cache.facts = reading;
     reading.catch(() => {
       if (cache.facts === reading) cache.facts = undefined;

@@ -16,9 +16,9 @@ import type { Migration } from './migration.js';
  *   each ordering field (see postings-builder.ts), so that a page of a search is chosen without
  *   reading papers.
  * - `paperlist_state.postings_version`: the catalogue version the lists were built for. The
- *   importer builds them with every whole catalogue and sets it; any later change of `papers`
- *   moves the version, and the source then answers from the word texts as before (slower, the
- *   same answers) until the lists are built again.
+ *   importer builds them with every whole catalogue and sets it. Later writes leave the lists
+ *   as they are; schema step 8 (delta/retired-ordinals-migration.ts) logs what they take away,
+ *   so the source keeps answering from the lists plus the papers written since.
  *
  * An upgraded database has empty lists (`postings_version` NULL) until its next whole import.
  */

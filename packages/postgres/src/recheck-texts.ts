@@ -56,12 +56,13 @@ export class RecheckTexts {
 
 /**
  * Reads the `field` texts of the papers `ords` (ascending), lower-cased as the SQL filter does
- * (list-sql.ts), with the catalogue's version in the same snapshot: {@link StalePostingsError}
- * unless the lists are those of `version`.
+ * (list-sql.ts), with the lists' generation (`postings_version`) in the same snapshot:
+ * {@link StalePostingsError} unless the lists are still those of `version`. Papers retired by
+ * writes since the lists were built are left out.
  */
 export async function readRecheckTexts(names: SchemaNames, field: 'title' | 'abstract', ords: Int32Array, version: string, run: RunStatement): Promise<RecheckTexts> {
   const rows = await run<{ ord: number | null; text: string | null }>(
-    `SELECT NULL::int4 AS ord, CASE WHEN postings_version = version THEN version::text END AS text FROM ${names.state}
+    `SELECT NULL::int4 AS ord, postings_version::text AS text FROM ${names.state}
     UNION ALL
     SELECT ord, coalesce(${field}_lower, lower(${field} COLLATE "C")) FROM ${names.papers} WHERE ord = ANY($1::int4[])`,
     [`{${ords.join(',')}}`],
@@ -70,7 +71,7 @@ export async function readRecheckTexts(names: SchemaNames, field: 'title' | 'abs
   if (head === undefined || head.text === null || `${head.text}` !== version) throw new StalePostingsError('paperlist: the posting lists are stale');
   const byOrd = new Map<number, string>();
   for (const row of rows) if (row.ord !== null) byOrd.set(Number(row.ord), row.text ?? '');
-  // A flagged paper gone from the table: the version moved under us (its lists are stale).
-  if (byOrd.size !== ords.length) throw new StalePostingsError('paperlist: a paper to recheck is gone');
-  return RecheckTexts.of(ords, Array.from(ords, (ord) => byOrd.get(ord)!));
+  // A flagged paper gone from the table was retired by a write (delta/delta-log.ts): it never matches again.
+  const present = ords.filter((ord) => byOrd.has(ord));
+  return RecheckTexts.of(present, Array.from(present, (ord) => byOrd.get(ord)!));
 }

@@ -63,7 +63,7 @@ export async function readSubstringPostings(
 async function readLists(names: SchemaNames, condition: string, params: unknown[], version: string, run: RunStatement): Promise<RawPostingList[]> {
   const rows = await run<PostingRow>(
     `SELECT NULL::text AS word, 0 AS df, NULL::bytea AS data,
-        CASE WHEN postings_version = version THEN version::text END AS version
+        postings_version::text AS version
       FROM ${names.state}
     UNION ALL
     SELECT w.word, p.df, p.data, NULL FROM ${names.words} w JOIN ${names.postings} p ON p.word_id = w.id
@@ -81,7 +81,7 @@ export type PaperFacts = Record<(typeof FACT_FIELDS)[number], Int32Array>;
 /** Reads the paper facts, built for `version` (else {@link StalePostingsError}). */
 export async function readFacts(names: SchemaNames, version: string, run: RunStatement): Promise<PaperFacts> {
   const rows = await run<{ chunk: number; data: Uint8Array | null; version: string | null }>(
-    `SELECT -1 AS chunk, NULL::bytea AS data, CASE WHEN postings_version = version THEN version::text END AS version FROM ${names.state}
+    `SELECT -1 AS chunk, NULL::bytea AS data, postings_version::text AS version FROM ${names.state}
     UNION ALL
     SELECT chunk, data, NULL FROM ${names.facts}`,
     [],

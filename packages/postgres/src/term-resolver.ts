@@ -4,11 +4,6 @@ import type { ResolvedTerm } from './list-sql.js';
 import type { SchemaNames } from './schema.js';
 import { dictionaryWord, prefixRange, termPattern } from './text-columns.js';
 import { extensionFiltersKey } from './filters-sql.js';
-import type { PaperFacts, TermPostings } from './term-postings.js';
-import type { FacetFacts } from './facet-facts.js';
-import type { FactColumn } from './facet-facts-builder.js';
-import type { DictionaryWords } from './dictionary-words.js';
-import type { RecheckTexts } from './recheck-texts.js';
 
 /** Runs one read statement (the source's QueryRunner, with its timeout and the request's signal). */
 export type RunRows = <R>(text: string, params: unknown[]) => Promise<R[]>;
@@ -16,38 +11,22 @@ export type RunRows = <R>(text: string, params: unknown[]) => Promise<R[]>;
 const MAX_CACHED = 20_000;
 
 /**
- * What the source remembers about one version of the catalogue: dictionary look-ups and
- * counts (of a query's matches, and of a term's matches: its document frequency). Exact as
- * long as the version is the same; a new version starts an empty cache.
+ * What the source remembers about one version of the catalogue for its SQL statements:
+ * dictionary look-ups and counts (of a query's matches, and of a term's matches: its document
+ * frequency). Exact as long as the version is the same; a new version starts an empty cache.
+ * (What the posting lists answer is kept per generation of the lists: lists-cache.ts.)
  */
 export class CatalogueCache {
   readonly words = new Map<string, number | null>();
   readonly prefixes = new Map<string, number[]>();
   /** Counts by `countKey`, as promises so that one count running is shared. */
   readonly counts = new Map<string, Promise<number>>();
-  /** Terms' merged posting lists by prefix, least recently used first (see postings-list.ts). */
-  readonly postings = new Map<string, Promise<TermPostings>>();
-  /** Bytes held by each settled entry of `postings`, and in all. */
-  readonly postingSizes = new Map<string, number>();
-  postingBytes = 0;
-  /** Substring filters' matching papers by `field:needle` (see postings-list.ts). */
-  readonly substrings = new Map<string, Promise<Int32Array>>();
-  /** The papers passing fact filters (dates, venues…), by `factFiltersKey` (see fact-filters.ts). */
-  readonly filtered = new Map<string, Promise<Int32Array>>();
-  /** The paper facts (lengths, flags, order ranks), read once per version. */
-  facts: Promise<PaperFacts> | undefined;
-  /** The words that have posting lists, for substring filters (see dictionary-words.ts), read once per version. */
-  dictionary: Promise<DictionaryWords> | undefined;
-  /** Per field, the texts substring filters check themselves (see recheck-texts.ts), read once per version. */
-  readonly rechecks = new Map<'title' | 'abstract', Promise<RecheckTexts>>();
-  /** Each column's facet facts, read once per version when first asked for (see facet-facts.ts). */
-  readonly facetFacts = new Map<FactColumn, Promise<FacetFacts>>();
 
   constructor(readonly version: string) {}
 
   /** Keeps the cache bounded: forgets everything when one of its maps grows too large. */
   trim(): void {
-    for (const map of [this.words, this.prefixes, this.counts, this.substrings, this.filtered]) if (map.size > MAX_CACHED) map.clear();
+    for (const map of [this.words, this.prefixes, this.counts]) if (map.size > MAX_CACHED) map.clear();
   }
 }
 
@@ -114,7 +93,7 @@ export async function resolveTerms(
 }
 
 /** An int4[] as a driver hands it back: already an array (pg, PGlite), or its text form. */
-function parseIntArray(value: number[] | string | null): number[] {
+export function parseIntArray(value: number[] | string | null): number[] {
   if (value === null) return [];
   if (Array.isArray(value)) return value.map(Number);
   const inner = value.replace(/^\{|\}$/g, '');

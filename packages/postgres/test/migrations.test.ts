@@ -16,7 +16,7 @@ for (const target of targets()) {
     it('are versioned and idempotent', async () => {
       const schema = target.schema();
       expect(await schemaVersion(target.db(), { schema })).toBeNull();
-      expect(await migrate(target.db(), { schema })).toEqual({ schema, applied: [1, 2, 3, 4, 5, 6, 7], version: SCHEMA_VERSION });
+      expect(await migrate(target.db(), { schema })).toEqual({ schema, applied: [1, 2, 3, 4, 5, 6, 7, 8], version: SCHEMA_VERSION });
       expect(await migrate(target.db(), { schema })).toEqual({ schema, applied: [], version: SCHEMA_VERSION });
       expect(await schemaVersion(target.db(), { schema })).toBe(SCHEMA_VERSION);
       const { rows } = await target.db().query(`SELECT version, name FROM "${schema}".paperlist_migrations`);
@@ -28,6 +28,7 @@ for (const target of targets()) {
         { version: 5, name: 'change log for following sources' },
         { version: 6, name: 'posting lists for counts and relevance' },
         { version: 7, name: 'facet facts for facet counts' },
+        { version: 8, name: 'posting lists through writes' },
       ]);
       // pg_trgm is there (loaded in PGlite, installable on the server): the filters' indexes exist.
       const indexes = await target.db().query(`SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND indexname LIKE '%trgm' ORDER BY 1`, [schema]);
@@ -41,7 +42,7 @@ for (const target of targets()) {
       await target.db().query(`CREATE TABLE ${names.migrations} (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
       for (const statement of MIGRATIONS[0]!.up(names)) await target.db().query(statement);
       await target.db().query(`INSERT INTO ${names.migrations} (version, name) VALUES (1, 'papers, words, state and indexes')`);
-      expect(await migrate(target.db(), { schema })).toEqual({ schema, applied: [2, 3, 4, 5, 6, 7], version: SCHEMA_VERSION });
+      expect(await migrate(target.db(), { schema })).toEqual({ schema, applied: [2, 3, 4, 5, 6, 7, 8], version: SCHEMA_VERSION });
       const { rows: indexes } = await target.db().query(`SELECT indexname FROM pg_indexes WHERE schemaname = $1 ORDER BY indexname`, [schema]);
       expect((indexes as { indexname: string }[]).map((row) => row.indexname)).toEqual(expect.arrayContaining(['papers_proceeding', 'papers_venue']));
       const samples = ['acl-2020-7', 'NeurIPS 2018 12', 'nlpcovid19-2020-7', 'lrec-2016', 'x--12-3', 'x1-2', '2020', '-2020', 'Ws_2015_9', 'ÉCOLE 2020', 'a-1b-2', ''];
@@ -55,7 +56,7 @@ for (const target of targets()) {
     it('serialise concurrent runs (servers starting together)', async () => {
       const schema = target.schema();
       const results = await Promise.all([1, 2, 3].map(() => migrate(target.db(), { schema })));
-      expect(results.map((result) => result.applied).sort()).toEqual([[], [], [1, 2, 3, 4, 5, 6, 7]]);
+      expect(results.map((result) => result.applied).sort()).toEqual([[], [], [1, 2, 3, 4, 5, 6, 7, 8]]);
     });
 
     it('refuse a schema newer than the package', async () => {
@@ -77,7 +78,7 @@ describe('migrations without pg_trgm', () => {
   it('skip the trigram indexes; the filters still answer (from the table)', async () => {
     const db = new PGlite(); // no extensions loaded
     try {
-      expect((await migrate(db, { schema: 'plain' })).applied).toEqual([1, 2, 3, 4, 5, 6, 7]);
+      expect((await migrate(db, { schema: 'plain' })).applied).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
       const indexes = await db.query(`SELECT indexname FROM pg_indexes WHERE schemaname = 'plain' AND indexname LIKE '%trgm'`);
       expect(indexes.rows).toEqual([]);
     } finally {

@@ -34,7 +34,7 @@ const CLIENTS = 10;
 /** Seconds of warm-up (PAPERLIST_SQL_WARMUP), on requests of their own. */
 const WARM_UP_SECONDS = Number(process.env['PAPERLIST_SQL_WARMUP'] ?? 30);
 const WARM_UP_PATHS = 12_000;
-const BUDGET_MS = 250;
+const BUDGET_MS = Number(process.env["PAPERLIST_SQL_BUDGET"] ?? 250);
 /**
  * Papers another writer upserts per second during the runs (PAPERLIST_SQL_WRITES, default 0),
  * after 1,000 written before the server starts: the SQL mode after writes.

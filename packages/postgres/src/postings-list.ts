@@ -115,13 +115,14 @@ export async function listFromPostings<R extends Paper>(
     scoredTerms = terms.length > 0 && idfs.some((idf) => idf !== 0);
     if (scoredTerms) scores = scoreMatches(terms, matches, { idfs, prefixWeights: query.terms.map(prefixWeightOf), averages: state.averages }, facts);
   }
-  /** The list's matches at places [start, stop) of the order. */
-  const listWindow = (start: number, stop: number): number[] => {
-    if (scores === null) return orderWindow(matches.ords, keys, facts, start, stop - start);
+  /** The list's matches at places [start, stop) of the order, with their scores (relevance). */
+  const listWindow = (start: number, stop: number): { ords: number[]; scores: number[] | null } => {
+    if (scores === null) return { ords: orderWindow(matches.ords, keys, facts, start, stop - start), scores: null };
     const then = ordinalComparator(keys, facts);
     const best = Array.from(bestCandidates(scores, stop));
     best.sort((a, b) => scores![b]! - scores![a]! || then(matches.ords[a]!, matches.ords[b]!));
-    return best.slice(start, stop).map((i) => matches.ords[i]!);
+    const picked = best.slice(start, stop);
+    return { ords: picked.map((i) => matches.ords[i]!), scores: picked.map((i) => scores![i]!) };
   };
   const readRows = async (ords: number[]): Promise<(R & { ord: number })[]> => {
     const rows = await context.page<R & { ord: number }>(ordinalsStatement(context.names, ords), 'paperlist_page_by_ord');
@@ -132,10 +133,9 @@ export async function listFromPostings<R extends Paper>(
     return inOrder as (R & { ord: number })[];
   };
   if (written === null || written.matches.length === 0) {
-    return { count, rows: await readRows(listWindow(query.offset, end)), matches: matches.ords };
+    return { count, rows: await readRows(listWindow(query.offset, end).ords), matches: matches.ords };
   }
   // Papers written since the lists: merged into the page by the same order.
-  const scoreAt = scores === null ? null : new Map(Array.from(matches.ords, (ord, i) => [ord, scores![i]!] as const));
   const prefixWeights = query.terms.map(prefixWeightOf);
   const writtenRanked: Ranked<R>[] = written.matches.map(({ paper, occurrences }) => {
     let score = 0;
@@ -143,7 +143,11 @@ export async function listFromPostings<R extends Paper>(
     return { paper: paper.paper as R, score };
   });
   const rows = await mergedPage<R>(
-    async (start, stop) => (await readRows(listWindow(start, stop))).map((row) => ({ paper: row, score: scoreAt?.get(Number(row.ord)) ?? 0 })),
+    async (start, stop) => {
+      const window = listWindow(start, stop);
+      const rows = await readRows(window.ords);
+      return rows.map((row, k) => ({ paper: row, score: window.scores?.[k] ?? 0 }));
+    },
     matches.ords.length,
     writtenRanked,
     relevance,
@@ -157,18 +161,28 @@ export async function listFromPostings<R extends Paper>(
 /** The matches still stored in the view (the lists' papers that writes retired left out), positions in each term's lists kept alongside. */
 function withoutRetired(matches: Matches, view: DeltaView): Matches {
   if (view.retiredLists === 0) return matches;
-  const kept: number[] = [];
-  for (let i = 0; i < matches.ords.length; i++) if (view.holds(matches.ords[i]!)) kept.push(i);
-  if (kept.length === matches.ords.length) return matches;
-  const pick = (values: Int32Array) => Int32Array.from(kept, (i) => values[i]!);
-  return { ords: pick(matches.ords), at: matches.at.map(pick) };
+  const { ords } = matches;
+  const kept = new Int32Array(ords.length);
+  let n = 0;
+  for (let i = 0; i < ords.length; i++) if (view.holds(ords[i]!)) kept[n++] = i;
+  if (n === ords.length) return matches;
+  const pick = (values: Int32Array) => {
+    const out = new Int32Array(n);
+    for (let k = 0; k < n; k++) out[k] = values[kept[k]!]!;
+    return out;
+  };
+  return { ords: pick(ords), at: matches.at.map(pick) };
 }
 
 /** How many of a term's list papers the view still holds (its share of the document frequency). */
 function heldCount(ords: Int32Array, view: DeltaView): number {
   if (view.retiredLists === 0) return ords.length;
-  let held = 0;
-  for (let i = 0; i < ords.length; i++) if (view.holds(ords[i]!)) held++;
+  let held = view.heldCounts.get(ords);
+  if (held === undefined) {
+    held = 0;
+    for (let i = 0; i < ords.length; i++) if (view.holds(ords[i]!)) held++;
+    view.heldCounts.set(ords, held);
+  }
   return held;
 }
 

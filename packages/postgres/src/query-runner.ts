@@ -35,9 +35,15 @@ export interface SessionSettings {
  * On a pool (`pg.Pool`) each query checks out a client. The first time a client is seen, one
  * round trip reads its backend pid and applies the session settings (`statement_timeout`,
  * which the server enforces, and `jit`). When the signal aborts, the query is rejected at
- * once with the signal's reason, and the backend is told to stop with `pg_cancel_backend(pid)`
- * over a separate connection; the client goes back to the pool only after that, and is then
- * discarded, so a late cancel can never hit another request's query.
+ * once with the signal's reason, and the backend is told to stop: with the protocol's cancel
+ * request where the client is a `pg` one (a connection that only carries the cancel, which the
+ * server handles without starting a session), else `pg_cancel_backend(pid)` over a separate
+ * connection. The client goes back to the pool only once the cancel has been delivered and its
+ * statement has ended, and then only after one `SELECT 1` on it succeeds: a cancel still pending
+ * in the backend would fail that probe (the client is then discarded), so a late cancel can never
+ * hit another request's query. Discarding every cancelled client instead cost a new session per
+ * `503` (31 ms each on a loaded 2-core machine), which under overload turned refusals into more
+ * refusals.
  *
  * On one session (`pg.Client`, PGlite) statements cannot be cancelled from the side: the
  * promise is rejected on abort or timeout and the statement runs to its end in the
@@ -179,7 +185,7 @@ export class QueryRunner {
       let cancelling: Promise<void> | undefined;
       const onAbort = () => {
         reject(signal.reason);
-        cancelling ??= cancelBackend(pool, info.pid);
+        cancelling ??= cancelBackend(pool, pooled, info.pid);
       };
       signal.addEventListener('abort', onAbort, { once: true });
       running.then(
@@ -194,8 +200,16 @@ export class QueryRunner {
             client.release();
             return;
           }
-          await cancelling.catch(() => {});
-          client.release(true);
+          const delivered = await cancelling.then(
+            () => true,
+            () => false,
+          );
+          // The cancel may still be pending in the backend: a round trip proves it spent, else the connection goes.
+          const clean = delivered && (await pooled.query('SELECT 1').then(
+            () => true,
+            () => false,
+          ));
+          client.release(!clean);
         });
     });
   }
@@ -253,29 +267,72 @@ export class QueryRunner {
 }
 
 interface PgPoolInternals {
-  Client?: new (options: unknown) => Queryable & { connect(): Promise<unknown>; end(): Promise<unknown> };
+  Client?: new (options: unknown) => Queryable & {
+    connect(): Promise<unknown>;
+    end(): Promise<unknown>;
+    host?: string;
+    port?: number;
+    connection?: PgConnection;
+  };
   options?: unknown;
 }
 
+/** The part of pg's `Connection` a cancel request uses (what pg's own `Client#cancel` does). */
+interface PgConnection {
+  connect(port: number | string, host?: string): void;
+  cancel(processID: number, secretKey: number): void;
+  once(event: string, listener: () => void): void;
+}
+
+/** What a `pg` client exposes of its session: what a cancel request names. */
+interface PgClientInternals {
+  processID?: number | null;
+  secretKey?: number | null;
+}
+
+/** Longest wait for a cancel to be delivered; past it the connection is discarded. */
+const CANCEL_WAIT_MS = 2_000;
+
 /**
- * Asks the server to cancel what backend `pid` runs, over a connection of its own: a new
- * `pg.Client` with the pool's options when the pool exposes them (`pg.Pool` does), so a full
- * pool cannot delay the cancel; otherwise through the pool.
+ * Asks the server to cancel what backend `pid` runs. On a `pg.Pool` whose client is a `pg`
+ * client: the protocol's cancel request (pg's `Client#cancel`) on a connection of its own, which
+ * the server answers by closing it once the backend is signalled, without a session's start-up.
+ * Otherwise `pg_cancel_backend` over a new `pg.Client` with the pool's options (so a full pool
+ * cannot delay it), or through the pool. Resolves once the cancel is delivered.
  */
-async function cancelBackend(pool: PoolLike, pid: number): Promise<void> {
+async function cancelBackend(pool: PoolLike, target: PoolClientLike, pid: number): Promise<void> {
   const { Client, options } = pool as PoolLike & PgPoolInternals;
-  const sql = 'SELECT pg_cancel_backend($1)';
+  const session = target as PoolClientLike & PgClientInternals;
   if (typeof Client === 'function' && options !== undefined) {
-    const client = new Client(options);
-    await client.connect();
+    const canceller = new Client(options);
+    const { connection, host, port } = canceller;
+    const { processID, secretKey } = session;
+    if (connection !== undefined && typeof connection.cancel === 'function' && typeof processID === 'number' && typeof secretKey === 'number' && port !== undefined) {
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('paperlist: the cancel request was not answered')), CANCEL_WAIT_MS);
+        const settle = (error?: Error) => {
+          clearTimeout(timer);
+          if (error) reject(error);
+          else resolve();
+        };
+        // The server closes the connection once it has signalled the backend.
+        connection.once('end', () => settle());
+        connection.once('error', () => settle(new Error('paperlist: the cancel request failed')));
+        connection.once('connect', () => connection.cancel(processID, secretKey));
+        if (host !== undefined && host.startsWith('/')) connection.connect(`${host}/.s.PGSQL.${port}`);
+        else connection.connect(port, host);
+      });
+      return;
+    }
+    await canceller.connect();
     try {
-      await client.query(sql, [pid]);
+      await canceller.query('SELECT pg_cancel_backend($1)', [pid]);
     } finally {
-      await client.end().catch(() => {});
+      await canceller.end().catch(() => {});
     }
     return;
   }
-  await pool.query(sql, [pid]);
+  await pool.query('SELECT pg_cancel_backend($1)', [pid]);
 }
 
 interface SettingsStatement {

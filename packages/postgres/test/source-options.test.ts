@@ -227,6 +227,35 @@ describe.skipIf(TEST_DATABASE_URL === undefined)('postgres source on a server: t
     expect((await source.list(queryFor(''))).count).toBe(2);
   });
 
+  it('cancels by the protocol on a pg.Pool and keeps the connection: no later query is hit by a late cancel', async () => {
+    const single = serverPool({ max: 1, application_name: schema });
+    try {
+      const runner = new QueryRunner(single, { statementTimeoutMs: undefined, jit: true });
+      const pid = async () => (await runner.rows<{ pid: number }>('SELECT pg_backend_pid() AS pid', []))[0]!.pid;
+      const first = await pid();
+      const controller = new AbortController();
+      const started = Date.now();
+      const running = runner.rows('SELECT pg_sleep(5)', [], controller.signal);
+      for (let i = 0; i < 40 && (await sleeping()) === 0; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+      controller.abort(new Error('client went away'));
+      await expect(running).rejects.toThrow('client went away');
+      // The backend stopped, and the one connection of the pool is the same session.
+      expect(await pid()).toBe(first);
+      expect(Date.now() - started).toBeLessThan(2000);
+      expect(await sleeping()).toBe(0);
+      // Cancels landing at every moment of a statement's life, even after it ended: the next query always answers.
+      for (let i = 0; i < 30; i++) {
+        const aborting = new AbortController();
+        const statement = runner.rows('SELECT pg_sleep(0.02)', [], aborting.signal).catch(() => 'aborted');
+        setTimeout(() => aborting.abort(new Error('gone')), (i % 10) * 4);
+        await statement;
+        expect((await runner.rows<{ one: number }>('SELECT 1 AS one', []))[0]!.one).toBe(1);
+      }
+    } finally {
+      await single.end();
+    }
+  });
+
   it('turns JIT off on its pool sessions unless asked to leave it', async () => {
     const jitOf = async (runner: QueryRunner) => (await runner.rows<{ jit: string }>(`SELECT current_setting('jit') AS jit`, []))[0]!.jit;
     // Sessions are set up once each: check the pool's idle clients as well as new ones.

@@ -28,6 +28,8 @@ export interface DeltaTotals {
  */
 export class DeltaView implements DeltaTotals {
   private liveCache: DeltaPaper[] | undefined;
+  /** Per term's list papers (by array), how many this view still holds: counted once per view. */
+  readonly heldCounts = new WeakMap<Int32Array, number>();
 
   constructor(
     readonly log: DeltaLog,
@@ -97,8 +99,12 @@ export class DeltaLog {
   readonly deltaRetired = new Map<number, number>();
   /** The papers written since the lists, ascending by ordinal (retired ones included). */
   papers: DeltaPaper[] = [];
-  /** Per term or filter key: how many of `papers` were checked, and the indexes of those matching (see delta-matches.ts). */
-  readonly hits = new Map<string, { checked: number; indexes: number[] }>();
+  /** Per term: the indexes of `papers` it matches (see delta-matches.ts); emptied when papers are added. */
+  readonly hits = new Map<string, readonly number[]>();
+  /** Per word of the written papers (any field): the indexes of `papers` holding it, ascending. */
+  private readonly wordPapers = new Map<string, number[]>();
+  /** The words of `wordPapers` in code unit order (a prefix's words are a range), made again after papers are added. */
+  private sortedWords: string[] | null = null;
 
   private reads = 0;
   private retiredSeq = 0;
@@ -139,6 +145,53 @@ export class DeltaLog {
     return this.abandoned ? null : this.latest;
   }
 
+  /** The indexes of the papers holding a word, ascending (none: empty). */
+  papersWithWord(word: string): readonly number[] {
+    return this.wordPapers.get(word) ?? [];
+  }
+
+  /** The indexes of the papers holding a word that starts with `prefix`, ascending. */
+  papersWithPrefix(prefix: string): number[] {
+    this.sortedWords ??= [...this.wordPapers.keys()].sort();
+    const words = this.sortedWords;
+    let lo = 0;
+    let hi = words.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (words[mid]! < prefix) lo = mid + 1;
+      else hi = mid;
+    }
+    const found: number[] = [];
+    let lists = 0;
+    for (let i = lo; i < words.length && words[i]!.startsWith(prefix); i++, lists++) for (const index of this.wordPapers.get(words[i]!)!) found.push(index);
+    if (lists <= 1) return found;
+    found.sort((a, b) => a - b);
+    let n = 0;
+    for (let i = 0; i < found.length; i++) if (i === 0 || found[i] !== found[i - 1]) found[n++] = found[i]!;
+    found.length = n;
+    return found;
+  }
+
+  private append(ord: number, paper: Paper): void {
+    const words = paperWords(paper);
+    const index = this.papers.length;
+    this.papers.push({
+      ord,
+      paper,
+      words,
+      lengths: { title: words.title.length, abstract: words.abstract.length, authors: words.authors.reduce((sum, name) => sum + name.length, 0) },
+      lowerTitle: paper.title.toLowerCase(),
+      lowerAbstract: paper.abstract.toLowerCase(),
+    });
+    for (const word of new Set([...words.title, ...words.abstract, ...words.authors.flat()])) {
+      const holding = this.wordPapers.get(word);
+      if (holding === undefined) {
+        this.wordPapers.set(word, [index]);
+        this.sortedWords = null;
+      } else holding.push(index);
+    }
+  }
+
   private async readMore(): Promise<void> {
     const { names, run, generation, maxPapers } = this.options;
     const retired = retiredNames(names).table;
@@ -173,16 +226,9 @@ export class DeltaLog {
       } else if (!this.deltaRetired.has(value)) this.deltaRetired.set(value, read);
     }
     this.retiredSeq = Math.max(this.retiredSeq, Number(row.seq));
+    if (written.length > 0) this.hits.clear();
     for (const { ord, ...paper } of written) {
-      const words = paperWords(paper);
-      this.papers.push({
-        ord,
-        paper,
-        words,
-        lengths: { title: words.title.length, abstract: words.abstract.length, authors: words.authors.reduce((sum, name) => sum + name.length, 0) },
-        lowerTitle: paper.title.toLowerCase(),
-        lowerAbstract: paper.abstract.toLowerCase(),
-      });
+      this.append(ord, paper);
       this.lastOrd = ord;
     }
     const sums = row.title === null || row.authors === null || row.abstract === null ? null : { title: Number(row.title), authors: Number(row.authors), abstract: Number(row.abstract) };
@@ -193,6 +239,8 @@ export class DeltaLog {
     this.abandoned = true;
     this.papers = [];
     this.hits.clear();
+    this.wordPapers.clear();
+    this.sortedWords = null;
     this.latest = null;
   }
 }

@@ -17,9 +17,8 @@ export interface DeltaAnswer {
 
 /**
  * The view's written papers matching the query, by the reference's own definitions (the scan
- * source's: `termMatches`, lower-cased `includes`, `matchesExtensionFilters`). Which papers a
- * term matches is kept per term in the log and extended with papers written later, so a term
- * checks each written paper once. Tasks and methods are not held for written papers: a
+ * source's: `termMatches`, lower-cased `includes`, `matchesExtensionFilters`), a term's candidates
+ * found in the log's index of the written papers' words. Tasks and methods are not held for written papers: a
  * `task=`/`method=` filter with any written paper throws {@link StalePostingsError} (SQL answers).
  */
 export function deltaMatches(view: DeltaView, query: Pick<PaperQuery, 'terms' | 'filters'>): DeltaAnswer {
@@ -43,27 +42,41 @@ export function deltaMatches(view: DeltaView, query: Pick<PaperQuery, 'terms' | 
   return { matches, termCounts: perTerm.map((hits) => hits.length) };
 }
 
-/** Most terms whose written papers the log keeps; past it, it starts over. */
-const MAX_KEPT_TERMS = 20_000;
-
-/** The indexes of the log's first `written` papers that a term matches (retired ones included), extended as papers are written. */
+/**
+ * The indexes of the log's first `written` papers that a term matches (retired ones included),
+ * kept per term until papers are added. Candidates come from the log's word index (the papers
+ * holding each whole word and a word starting with the last); a term of one word and no arXiv id
+ * matches exactly those (a word of a field starts with it), others are checked with `termOccurrences`.
+ */
 function termHits(log: DeltaLog, term: SearchTerm, written: number): readonly number[] {
   const key = JSON.stringify([term.words, term.arxivId]);
-  let entry = log.hits.get(key);
-  if (entry === undefined) {
+  let indexes = log.hits.get(key);
+  if (indexes === undefined) {
+    const { words } = term;
+    let candidates: readonly number[] = log.papersWithPrefix(words[words.length - 1]!);
+    for (let i = 0; i < words.length - 1 && candidates.length > 0; i++) {
+      const holding = new Set(log.papersWithWord(words[i]!));
+      candidates = candidates.filter((index) => holding.has(index));
+    }
+    if (term.arxivId !== null) candidates = log.papers.map((_, index) => index);
+    indexes =
+      words.length === 1 && term.arxivId === null
+        ? candidates
+        : candidates.filter((index) => {
+            const { words: paperWords, paper } = log.papers[index]!;
+            return termMatches(termOccurrences(paperWords, paper.arxiv_id, term));
+          });
     if (log.hits.size >= MAX_KEPT_TERMS) log.hits.clear();
-    entry = { checked: 0, indexes: [] };
-    log.hits.set(key, entry);
-  }
-  for (; entry.checked < log.papers.length; entry.checked++) {
-    const paper = log.papers[entry.checked]!;
-    if (termMatches(termOccurrences(paper.words, paper.paper.arxiv_id, term))) entry.indexes.push(entry.checked);
+    log.hits.set(key, indexes);
   }
   // Papers written after the view are not the view's.
-  let end = entry.indexes.length;
-  while (end > 0 && entry.indexes[end - 1]! >= written) end--;
-  return end === entry.indexes.length ? entry.indexes : entry.indexes.slice(0, end);
+  let end = indexes.length;
+  while (end > 0 && indexes[end - 1]! >= written) end--;
+  return end === indexes.length ? indexes : indexes.slice(0, end);
 }
+
+/** Most terms whose matching written papers the log keeps; past it, it starts over. */
+const MAX_KEPT_TERMS = 20_000;
 
 function liveHits(view: DeltaView, indexes: readonly number[]): number[] {
   return indexes.filter((index) => view.holdsDelta(index));

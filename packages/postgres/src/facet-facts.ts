@@ -54,6 +54,22 @@ export async function readFacetFacts(names: SchemaNames, field: FactColumn, vers
  * bucket (the papers without a value).
  */
 export function countFacet(facts: FacetFacts, field: FacetField, ords: Int32Array | null, limit = MAX_FACET_LIMIT): FacetBucket[] {
+  const { values } = facts;
+  const { counts, nulls } = countRanks(facts, ords);
+  const threshold = CUT_FACETS.has(field) ? countThreshold(counts, limit) : { count: 1, ties: Infinity };
+  const buckets: FacetBucket[] = [];
+  let ties = threshold.ties;
+  for (let rank = 0; rank < counts.length; rank++) {
+    const count = counts[rank]!;
+    if (count < threshold.count || (count === threshold.count && ties-- <= 0)) continue;
+    buckets.push({ value: values[rank]!, count });
+  }
+  buckets.push({ value: null, count: nulls });
+  return buckets;
+}
+
+/** Each value's count (by rank) over the papers `ords` (every paper when `null`), and the papers without a value. */
+export function countRanks(facts: FacetFacts, ords: Int32Array | null): { counts: Int32Array; nulls: number } {
   const { values, starts, ranks } = facts;
   const counts = new Int32Array(values.length);
   let nulls = 0;
@@ -70,16 +86,7 @@ export function countFacet(facts: FacetFacts, field: FacetField, ords: Int32Arra
       for (let i = from; i < to; i++) counts[ranks[i]!]!++;
     }
   }
-  const threshold = CUT_FACETS.has(field) ? countThreshold(counts, limit) : { count: 1, ties: Infinity };
-  const buckets: FacetBucket[] = [];
-  let ties = threshold.ties;
-  for (let rank = 0; rank < counts.length; rank++) {
-    const count = counts[rank]!;
-    if (count < threshold.count || (count === threshold.count && ties-- <= 0)) continue;
-    buckets.push({ value: values[rank]!, count });
-  }
-  buckets.push({ value: null, count: nulls });
-  return buckets;
+  return { counts, nulls };
 }
 
 /**

@@ -47,6 +47,8 @@ import { needsFacetFacts } from './fact-filters.js';
 import { StalePostingsError } from './term-postings.js';
 import { ListsCache } from './lists-cache.js';
 import { DeltaLog, type DeltaView } from './delta/delta-log.js';
+import { deltaMatches } from './delta/delta-matches.js';
+import { facetsThroughWrites } from './delta/delta-facets.js';
 
 /**
  * How `count` is computed for a list.
@@ -423,11 +425,28 @@ export async function createPostgresSource(options: PostgresSourceOptions): Prom
     const context = postingsContext(signal);
     const { generation } = current;
     const averages = { title: sums.title / n, abstract: sums.abstract / n, authors: sums.authors / n };
-    const { count, rows: found, matches } = await listFromPostings<PaperRow>(context, current, query, { generation, total: totals.total, averages, delta });
+    const { count, rows: found, matches, written } = await listFromPostings<PaperRow>(context, current, query, { generation, total: totals.total, averages, delta });
     const page: PaperPage = { count, results: found.map(toPaper) };
     if (query.facets === undefined || query.facets.length === 0) return page;
-    if (!state.facets_fresh || (delta !== null && !delta.unchanged)) throw new StalePostingsError('paperlist: the facet facts are stale');
-    return withFacets(page, await factFacets(query.facets, query.facetLimit, matches, (field) => facetFactsOf(context, current, field, generation)));
+    return withFacets(page, await facetsFromFacts(query, state, current, delta, matches, written, context));
+  };
+
+  /**
+   * Facets from the facet facts of the lists' generation over `matches` (null: every paper),
+   * with the papers written since (`written`, matching) counted in. Tasks and methods are
+   * written beside papers without new ordinals: their facets come from the facts only while no
+   * write happened since the lists. Else {@link StalePostingsError}: SQL counts them.
+   */
+  const facetsFromFacts = async (query: PaperQuery, state: FullStateRow, current: ListsCache, delta: DeltaView | null, matches: Int32Array | null, written: readonly Paper[], context: PostingsContext): Promise<FacetCounts> => {
+    const fields = query.facets ?? [];
+    const { generation } = current;
+    const annotated = fields.some((field) => field === 'task' || field === 'method');
+    if (state.facets_generation === null || `${state.facets_generation}` !== generation || (annotated && !state.postings_fresh)) {
+      throw new StalePostingsError('paperlist: the facet facts are stale');
+    }
+    const factsOf = (field: FacetField) => facetFactsOf(context, current, field, generation);
+    if (delta === null || delta.unchanged) return factFacets(fields, query.facetLimit, matches, factsOf);
+    return facetsThroughWrites(fields, query.facetLimit, matches, delta, written, factsOf);
   };
 
   /**
@@ -437,17 +456,19 @@ export async function createPostgresSource(options: PostgresSourceOptions): Prom
    */
   const facetsOf = async (query: PaperQuery, terms: ResolvedTerm[], state: FullStateRow, signal: AbortSignal | undefined): Promise<FacetCounts | undefined> => {
     if (query.facets === undefined || query.facets.length === 0) return undefined;
-    const { titleContains, abstractContains, authors } = query.filters;
-    const searches = query.terms.length > 0 || titleContains !== undefined || abstractContains !== undefined || authors !== undefined;
     const current = lists;
-    if (current !== null && state.facets_fresh && (state.postings_fresh || !searches) && postingsMatchable(query)) {
+    const annotated = query.filters.tasks !== undefined || query.filters.methods !== undefined;
+    const factsUsable = state.facets_generation !== null && `${state.facets_generation}` === current?.generation;
+    if (current !== null && factsUsable && postingsMatchable(query) && (state.postings_fresh || !annotated)) {
       try {
         const context = postingsContext(signal);
-        const { generation } = current;
-        const matches = await matchingOrdinals(context, current, query, generation);
-        return await factFacets(query.facets, query.facetLimit, matches, (field) => facetFactsOf(context, current, field, generation));
+        const delta = state.postings_fresh ? null : ((await current.delta?.view(String(state.version))) ?? undefined);
+        if (delta === undefined) throw new StalePostingsError('paperlist: the writes since the lists are not followed');
+        const matches = await matchingOrdinals(context, current, query, current.generation);
+        const written = delta === null || delta.unchanged ? [] : deltaMatches(delta, query).matches.map((match) => match.paper.paper);
+        return await facetsFromFacts(query, state, current, delta, matches, written, context);
       } catch (error) {
-        // Facts of another version (a write landed meanwhile): SQL counts them.
+        // Facts of another generation (an import landed meanwhile), or what they cannot say: SQL counts them.
         if (!(error instanceof StalePostingsError)) throw error;
       }
     }

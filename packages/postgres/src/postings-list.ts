@@ -94,14 +94,15 @@ export async function listFromPostings<R extends Paper>(
   cache: ListsCache,
   query: PaperQuery,
   state: CatalogueState,
-): Promise<{ count: number; rows: R[]; matches: Int32Array }> {
+): Promise<{ count: number; rows: R[]; matches: Int32Array; written: Paper[] }> {
   const found = await matchesOf(context, cache, query, state.generation);
   const delta = state.delta !== null && !state.delta.unchanged ? state.delta : null;
   const matches = delta === null ? found.matches : withoutRetired(found.matches, delta);
   const written = delta === null ? null : deltaMatches(delta, query);
   const { terms } = found;
   const count = matches.ords.length + (written?.matches.length ?? 0);
-  if (query.limit === 0 || query.offset >= count) return { count, rows: [], matches: matches.ords };
+  const writtenPapers = written === null ? [] : written.matches.map((match) => match.paper.paper);
+  if (query.limit === 0 || query.offset >= count) return { count, rows: [], matches: matches.ords, written: writtenPapers };
   const facts = await paperFacts(context, cache, state.generation);
   const end = query.offset + query.limit;
   const relevance = query.ordering.kind === 'relevance';
@@ -133,7 +134,7 @@ export async function listFromPostings<R extends Paper>(
     return inOrder as (R & { ord: number })[];
   };
   if (written === null || written.matches.length === 0) {
-    return { count, rows: await readRows(listWindow(query.offset, end).ords), matches: matches.ords };
+    return { count, rows: await readRows(listWindow(query.offset, end).ords), matches: matches.ords, written: writtenPapers };
   }
   // Papers written since the lists: merged into the page by the same order.
   const prefixWeights = query.terms.map(prefixWeightOf);
@@ -155,7 +156,7 @@ export async function listFromPostings<R extends Paper>(
     query.offset,
     query.limit,
   );
-  return { count, rows, matches: matches.ords };
+  return { count, rows, matches: matches.ords, written: writtenPapers };
 }
 
 /** The matches still stored in the view (the lists' papers that writes retired left out), positions in each term's lists kept alongside. */

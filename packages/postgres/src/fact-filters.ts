@@ -80,14 +80,20 @@ export async function filterOrdinals(filters: PaperFilters, factsOf: (column: Fa
 function ranksOf(values: readonly string[], wanted: readonly string[]): Uint8Array {
   const marks = new Uint8Array(values.length);
   for (const value of wanted) {
-    let lo = 0;
-    let hi = values.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (compareCodePoints(values[mid]!, value) < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    if (lo < values.length && values[lo] === value) marks[lo] = 1;
+    const rank = rankOf(values, value);
+    if (rank >= 0) marks[rank] = 1;
   }
   return marks;
+}
+
+/** A value's rank among a facet's `values` (sorted by code points), or -1 when it is not one of them. */
+export function rankOf(values: readonly string[], value: string): number {
+  let lo = 0;
+  let hi = values.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compareCodePoints(values[mid]!, value) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < values.length && values[lo] === value ? lo : -1;
 }

@@ -1,6 +1,7 @@
 import { compareCodePoints, CUT_FACETS, facetValues, MAX_FACET_LIMIT, type FacetBucket, type FacetCounts, type FacetField, type Paper } from '@paperlist/core';
 import { countRanks, type FacetFacts } from '../facet-facts.js';
 import { StalePostingsError } from '../term-postings.js';
+import { rankOf } from '../fact-filters.js';
 import type { DeltaView } from './delta-log.js';
 
 /**
@@ -58,16 +59,4 @@ function mergedBuckets(facts: FacetFacts, field: FacetField, ords: Int32Array, w
   }
   buckets.push({ value: null, count: nulls });
   return buckets;
-}
-
-/** A value's rank among `values` (sorted by code points), or -1. */
-function rankOf(values: readonly string[], value: string): number {
-  let lo = 0;
-  let hi = values.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (compareCodePoints(values[mid]!, value) < 0) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < values.length && values[lo] === value ? lo : -1;
 }

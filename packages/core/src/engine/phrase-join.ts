@@ -17,6 +17,8 @@ export type JoinField = 'any' | 'title' | 'abstract';
 /** State of a candidate start: the separators say it cannot match, or they must be read. */
 const NO = 2;
 const VERIFY = 1;
+/** {@link separatorState}'s answers, for the other joins of substring needles. */
+export { NO as NO_STATE, VERIFY as VERIFY_STATE };
 /** State of a start: the last part matched its whole word (counting mode). */
 const WHOLE = 4;
 /** State of a start during a pair step: the successor code cannot tell; the part's "maybe" words must be read. */
@@ -813,7 +815,7 @@ export class PhraseJoin {
 }
 
 /** What one occurrence's separator flags say about a part's rule: 0 (fine), VERIFY or NO. */
-function separatorState(rule: PartSeparators, v: number): number {
+export function separatorState(rule: PartSeparators, v: number): number {
   let state = 0;
   if (rule.before !== null) state |= flagState(rule.before, rule.beforeIsEdge, (v & SPACE_BEFORE) !== 0);
   if (rule.after !== null) state |= flagState(rule.after, rule.afterIsEdge, (v & SPACE_AFTER) !== 0);

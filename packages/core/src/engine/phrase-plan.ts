@@ -46,6 +46,8 @@ export interface JoinPlan {
   readonly anchor: JoinStep;
   /** The other parts, cheapest first. */
   readonly order: readonly number[];
+  /** The estimated work of the whole join, in work units (about a position read each). */
+  readonly estimate: number;
   /** The cheapest pair step that would verify part `c` (with a neighbour not yet verified or already), or null. */
   pairFor(c: number, covered: readonly boolean[], segments: number): PairStep | null;
 }
@@ -137,6 +139,7 @@ export function planJoin(index: IndexData, parts: readonly Uint32Array[], wholeL
   return {
     anchor,
     order,
+    estimate: best,
     pairFor(c, covered, segments) {
       let found: PairStep | null = null;
       for (const at of [c - 1, c]) {

@@ -12,6 +12,8 @@ import type { Vocabulary } from '../vocabulary.js';
 import { wordsFor, type RunMatch } from './word-sets.js';
 import { READ_COST, walkWords, walkWordsCost, type EdgeSeparators } from './word-walk.js';
 import { bitsToSet, orInto, union } from './doc-bits.js';
+import { bitmapJoin, bitmapJoinCost } from './position-bitmap-join.js';
+import { planJoin } from '../phrase-plan.js';
 import { hasDeferredTables } from '../deferred-tables.js';
 
 export type { TextField } from './field-text.js';
@@ -90,7 +92,12 @@ export function substringMatches(index: IndexData, join: PhraseJoin, field: Text
     after: c === k - 1 ? nonEmpty(last) : separators[c + 1]!,
     afterIsEdge: c === k - 1,
   }));
-  const { yes, verify } = join.status(parts, field, rules, text.nonAscii, narrowed, READ_COST[field]);
+  // The positional join, or one bit per position of the field when that is cheaper (`e t`: both
+  // runs thousands of words, whose starts the positional join would gather and sort).
+  const bitmap = bitmapJoinCost(index, field, parts) < planJoin(index, parts, -1).estimate;
+  const { yes, verify } = bitmap
+    ? bitmapJoin(index, field, parts, rules, text.nonAscii, narrowed)
+    : join.status(parts, field, rules, text.nonAscii, narrowed, READ_COST[field]);
   // Oversize documents carry no positions: the join cannot see them, so they are read.
   const oversize = narrowed === null ? index.layout.oversize : index.layout.oversize.filter((d) => setHas(narrowed, d));
   const unsure = union(verify, oversize);

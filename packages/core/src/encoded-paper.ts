@@ -1,8 +1,11 @@
+import { readJsonString } from './engine/json-string-read.js';
 import { serializePaper, type Paper } from './paper.js';
 
 const utf8 = new TextEncoder();
 const ENCODED_PAPER = Symbol.for('paperlist.EncodedPaper');
 const utf8Decoder = new TextDecoder();
+/** Where the id's string starts in a paper's canonical JSON: after `{"id":`. */
+const ID_VALUE_AT = 6;
 
 /**
  * A paper already encoded as the exact JSON bytes a response carries. A source may return
@@ -13,11 +16,24 @@ export class EncodedPaper {
   /** Brands instances, so two copies of this package (a bundle and a dependency) still recognise each other's. */
   readonly [ENCODED_PAPER] = true;
 
-  /** @param id the paper's id. @param json compact UTF-8 JSON, fields in canonical order. */
+  #id: string | undefined;
+
+  /**
+   * @param id the paper's id, or undefined to read it from `json` when first asked (a page's
+   * papers: most answers never ask). @param json compact UTF-8 JSON, fields in canonical order
+   * (so it starts `{"id":"…"`).
+   */
   constructor(
-    readonly id: string,
+    id: string | undefined,
     readonly json: Uint8Array,
-  ) {}
+  ) {
+    this.#id = id;
+  }
+
+  /** The paper's id. */
+  get id(): string {
+    return (this.#id ??= readJsonString(this.json, ID_VALUE_AT));
+  }
 
   /** Whether `record` is an encoded paper (from any copy of this package). */
   static is(record: unknown): record is EncodedPaper {

@@ -1,8 +1,7 @@
-import { readJsonString } from './paper-store.js';
-
 /**
  * The papers of a window as one buffer: their JSON joined by commas (what a response's
- * `results` array holds), where each starts, and their ids. An ordinary buffer, not the
+ * `results` array holds), and where each starts (each one's id is read from its JSON only if
+ * asked: most answers never ask, and the strings would be copied between threads). An ordinary buffer, not the
  * store's shared memory: it can be handed to a response, or transferred from a query thread
  * without a copy.
  */
@@ -15,7 +14,6 @@ export interface PageJson {
   json: Uint8Array;
   /** Paper `i` is `json[starts[i], starts[i + 1] - 1)` (the byte before the next start is a comma, or the end). */
   starts: Uint32Array;
-  ids: string[];
 }
 
 /** Room for `{"count":…,"next":"…","previous":"…","results":[` (two links: longer ones are copied instead). */
@@ -36,18 +34,16 @@ export function gatherPageJson(k: number, jsonOf: (i: number) => Uint8Array, all
   const buffer = allocate(PAGE_ROOM_BEFORE + total + PAGE_ROOM_AFTER);
   const json = buffer.subarray(PAGE_ROOM_BEFORE, PAGE_ROOM_BEFORE + total);
   const starts = new Uint32Array(k + 1);
-  const ids = new Array<string>(k);
   let at = 0;
   for (let i = 0; i < k; i++) {
     if (i > 0) json[at++] = 0x2c;
     starts[i] = at;
     const paper = papers[i]!;
     json.set(paper, at);
-    ids[i] = readJsonString(paper, 6);
     at += paper.byteLength;
   }
   starts[k] = at + 1;
-  return { json, starts, ids };
+  return { json, starts };
 }
 
 function newBuffer(bytes: number): Uint8Array {

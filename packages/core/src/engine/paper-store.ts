@@ -4,6 +4,9 @@ import { serializePaper } from '../paper.js';
 import { Growable } from './growable.js';
 import { int32Array, uint16Array, uint32Array, uint8Array } from './alloc.js';
 import { jsonKeepsAsIs, jsonStringBytes } from './json-string-bytes.js';
+import { readJsonString, stringEnd } from './json-string-read.js';
+
+export { readJsonString, stringEnd };
 
 /**
  * Largest storage chunk (a paper never spans two chunks; a larger paper gets a chunk of its
@@ -205,35 +208,11 @@ ESCAPED[0x6e] = 0x0a; // \n
 ESCAPED[0x72] = 0x0d; // \r
 ESCAPED[0x74] = 0x09; // \t
 
-/** End (exclusive, after the closing quote) of the JSON string starting at `from`. */
-export function stringEnd(json: Uint8Array, from: number): number {
-  let i = from + 1;
-  for (;;) {
-    const b = json[i]!;
-    if (b === QUOTE) return i + 1;
-    i += b === BACKSLASH ? 2 : 1;
-  }
-}
-
 /** Where the value of `arxiv_id` starts: after `{"id":<string>,"arxiv_id":`. */
 export function arxivValueAt(json: Uint8Array): number {
   return stringEnd(json, 6) + 12;
 }
 
-/** The string value of the JSON string literal at `from`. */
-export function readJsonString(json: Uint8Array, from: number): string {
-  const end = stringEnd(json, from);
-  let plain = true;
-  for (let i = from + 1; i < end - 1; i++) {
-    const b = json[i]!;
-    if (b >= 0x80 || b === BACKSLASH) {
-      plain = false;
-      break;
-    }
-  }
-  if (plain) return String.fromCharCode.apply(null, json.subarray(from + 1, end - 1) as unknown as number[]);
-  return JSON.parse(utf8.decode(json.subarray(from, end))) as string;
-}
 
 
 /**

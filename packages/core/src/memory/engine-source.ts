@@ -136,9 +136,9 @@ export class EngineSource implements MemorySource {
 
   async list(query: PaperQuery, options?: SourceCallOptions): Promise<PaperPage> {
     const { count, page, facets, release } = await this.runner.run(query, options?.signal);
-    const { json, starts, ids } = page;
-    const results = new Array<EncodedPaper>(ids.length);
-    for (let i = 0; i < ids.length; i++) results[i] = new EncodedPaper(ids[i]!, json.subarray(starts[i]!, starts[i + 1]! - 1));
+    const { json, starts } = page;
+    const results = new Array<EncodedPaper>(starts.length - 1);
+    for (let i = 0; i < results.length; i++) results[i] = new EncodedPaper(undefined, json.subarray(starts[i]!, starts[i + 1]! - 1));
     // The page's buffer is this answer's own (see `PageJson`): the handler writes the body around it.
     const answer: PaperPage = { count, results, resultsJson: json, resultsJsonOwned: true };
     if (facets !== undefined) answer.facets = facets;

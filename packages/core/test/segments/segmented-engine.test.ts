@@ -29,7 +29,7 @@ function sourceOver(segments: () => readonly Segment[]): PaperSource {
       const current = segments();
       const { count, hits, facets } = new SegmentedEngine(current).window(query, { deadline: Infinity });
       const page = segmentedPageJson(current, hits);
-      const results = page.ids.map((id, i) => new EncodedPaper(id, page.json.subarray(page.starts[i]!, page.starts[i + 1]! - 1)));
+      const results = Array.from(hits.docs, (_, i) => new EncodedPaper(undefined, page.json.subarray(page.starts[i]!, page.starts[i + 1]! - 1)));
       return facets === undefined ? { count, results } : { count, results, facets };
     },
     async get(id: string) {

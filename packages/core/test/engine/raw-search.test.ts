@@ -129,3 +129,30 @@ describe('rawContainsAnyText', () => {
     );
   });
 });
+
+describe('raw searches in a store chunk', () => {
+  it('read strings inside a chunk over shared memory, at any offset, as in a fresh copy', () => {
+    // A chunk as a query thread sees a store's: a view at an offset into a SharedArrayBuffer,
+    // many strings in a row, searched again and again (its Buffer view is made once and kept).
+    const texts = ['state of the art', 'e, then "quoted"', 'new\nline e,', 'Ünïcode e, ok', 'plain text', '-based'];
+    const pieces = texts.map((t) => new TextEncoder().encode(`{"x":${JSON.stringify(t)}}`));
+    const shared = new SharedArrayBuffer(4096);
+    const chunk = new Uint8Array(shared, 7, 4000);
+    const starts: number[] = [];
+    let at = 3;
+    for (const piece of pieces) {
+      chunk.set(piece, at);
+      starts.push(at + 5);
+      at += piece.length;
+    }
+    for (const needle of ['e,', 'the', 'e', '-b', 'ne', 'ok', 'x', 'quoted']) {
+      const raw = prepareRawNeedle(new TextEncoder().encode(needle));
+      texts.forEach((text, i) => {
+        const want = text.toLowerCase().includes(needle);
+        const ascii = !/[^\x00-\x7f]/.test(text);
+        if (ascii) expect(rawContains(chunk, starts[i]!, raw), `${text} ∋ ${needle}`).toBe(want);
+        expect(rawContainsAnyText(chunk, starts[i]!, raw), `${text} ∋ ${needle}`).toBe(want);
+      });
+    }
+  });
+});

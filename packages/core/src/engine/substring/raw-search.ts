@@ -11,6 +11,24 @@ const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
 /**
+ * Node's `Buffer`, where there is one. Its `indexOf(byte)` is `memchr`; a plain `Uint8Array`'s is
+ * the generic typed-array search, about 1 ns a byte here: finding the end of an abstract that
+ * way was a third of the time of reading abstracts for a short needle (`abstract=e%2C`).
+ */
+const NativeBuffer = (globalThis as { Buffer?: typeof Buffer }).Buffer;
+
+/** A `Buffer` over each store chunk searched (the same memory, made once per chunk). */
+const chunkViews = new WeakMap<Uint8Array, Uint8Array>();
+
+/** `json` as a `Buffer` over the same memory (kept for the next call), or `json` itself without `Buffer`. */
+function searchable(json: Uint8Array): Uint8Array {
+  if (NativeBuffer === undefined || NativeBuffer.isBuffer(json)) return json;
+  let view = chunkViews.get(json);
+  if (view === undefined) chunkViews.set(json, (view = NativeBuffer.from(json.buffer, json.byteOffset, json.byteLength)));
+  return view;
+}
+
+/**
  * Rough frequency rank of bytes in English scientific text (higher: more frequent), used to
  * pick the needle's rarest byte as the one to look for.
  */
@@ -53,7 +71,8 @@ export function prepareRawNeedle(needle: Uint8Array): RawNeedle {
  */
 export function rawContains(json: Uint8Array, from: number, needle: RawNeedle): boolean {
   // A view of the string's content: the native searches must stop at its end, not run through the chunk.
-  return searchText(json.subarray(from + 1, closingQuote(json, from)), needle);
+  const chunk = searchable(json);
+  return searchText(chunk.subarray(from + 1, closingQuote(chunk, from)), needle);
 }
 
 /** Longest string {@link rawContainsShort} reads itself. */
@@ -91,7 +110,8 @@ export function rawContainsShort(json: Uint8Array, from: number, needle: RawNeed
  * searched here (null: decode it). `dottedI`: false when the caller knows the text holds no `İ`.
  */
 export function rawContainsAnyText(json: Uint8Array, from: number, needle: RawNeedle, dottedI = true): boolean | null {
-  const text = json.subarray(from + 1, closingQuote(json, from));
+  const chunk = searchable(json);
+  const text = chunk.subarray(from + 1, closingQuote(chunk, from));
   if ((dottedI && holdsDottedI(text)) || holdsKelvin(text)) return null;
   return searchText(text, needle);
 }

@@ -32,8 +32,11 @@ const SCHEMA = process.env['PAPERLIST_MEMORY_LOAD_SCHEMA'] ?? 'paperlist_memory_
 const REUSE = process.env['PAPERLIST_BENCH_REUSE'] === '1';
 const SERVER = fileURLToPath(new URL('./load/memory-mode-server.ts', import.meta.url));
 const CLIENTS = 10;
-/** Distinct requests: warm-up, autocannon's run, the run with writes (in that order, never one twice). */
-const PATHS = 120_000;
+/**
+ * Distinct requests: warm-up (20,000), autocannon's run (60,000), the plain clients alone (50,000) and with writes
+ * (50,000), in that order, never one twice; each slice holds more than 10 s at 4,000 req/s.
+ */
+const PATHS = 180_000;
 const WARM_UP_SECONDS = 5;
 /** A changed title ends with this (and a counter); taken off again to find the paper's own title. */
 const MARK = / \[memory-mode bench [^\]]*\]$/;
@@ -125,9 +128,9 @@ export async function runMemoryModeBench(duration: number): Promise<void> {
       originals.push({ ...paper, title: paper.title.replace(MARK, '') });
     }
     // The plain clients alone first: they cost the machine more than autocannon, so the run with writes is compared with them.
-    const quiet = await plainClients(origin, paths.slice(80_000, 100_000), duration, CLIENTS);
+    const quiet = await plainClients(origin, paths.slice(80_000, 130_000), duration, CLIENTS);
     const until = performance.now() + duration * 1000;
-    const [clients, visibility] = await Promise.all([plainClients(origin, paths.slice(100_000), duration, CLIENTS), timeVisibility(origin, writer, originals, until)]);
+    const [clients, visibility] = await Promise.all([plainClients(origin, paths.slice(130_000), duration, CLIENTS), timeVisibility(origin, writer, originals, until)]);
     await writer.write(originals.map((paper) => ({ op: 'upsert' as const, paper })));
     await writer.close();
     const at = (q: number) => visibility[Math.min(visibility.length - 1, Math.floor(q * visibility.length))]!;

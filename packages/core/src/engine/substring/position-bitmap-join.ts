@@ -125,7 +125,6 @@ export function bitmapJoin(
     return { nextDoc, entry, end, off, dense };
   });
   const tables = rules.map(stateTable);
-  const listDocs = postings.listDocs;
 
   let from = 0;
   for (const to of ends) {

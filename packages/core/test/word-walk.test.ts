@@ -9,20 +9,13 @@ import { buildIndex } from '../src/memory/build-index.js';
 import type { Paper } from '../src/paper.js';
 import { loadSamplePapers } from '../src/sample.js';
 import { makePaper } from './make-paper.js';
+import { TRICKY_TEXTS } from './tricky-texts.js';
 
 /**
  * The word walk of one-run needles (`ti`, `e `, `(a`, ` of `) called directly, whatever the
  * cost model would pick on a catalogue this small, against `toLowerCase().includes`: every
  * document it keeps and every one it leaves out, with and without candidates to stay within.
  */
-const TRICKY: Partial<Paper>[] = [
-  { title: 'İstanbul and the Kelvin \u212a scale', abstract: 'Straße, naïve Bayes; ΟΔΟΣ and ﬁnal forms. İİ.' },
-  { title: 'tab\tseparated  double  spaced', abstract: ' leading space, then new\nlines\r\nand trailing space ' },
-  { title: 'e.g. state-of-the-art (CNN) results', abstract: 'We use e.g. x,y and x, y and x ,y; $\\alpha$-nets, a--b and a - b.' },
-  { title: 'the', abstract: 'the' },
-  { title: 'Café e\u0301 and ﬁle', abstract: 'Café CAFÉ cafe\u0301 e\u0301 ǅungla Ǆ' },
-  { title: 'Long abstract', abstract: Array.from({ length: 9000 }, (_, i) => (i % 7 === 0 ? 'of the' : `w${i % 50}`)).join(' ') },
-];
 
 type Field = 'title' | 'abstract';
 
@@ -33,7 +26,7 @@ let docs: Paper[];
 
 beforeAll(async () => {
   const sample = await loadSamplePapers();
-  papers = [...sample.slice(0, 1200), ...TRICKY.map((p, i) => makePaper({ id: `tricky-${i}`, ...p }))];
+  papers = [...sample.slice(0, 1200), ...TRICKY_TEXTS.map((p, i) => makePaper({ id: `tricky-${i}`, ...p }))];
   index = buildIndex(papers);
   docs = papers.map((_, d) => index.store.paper(d));
 });

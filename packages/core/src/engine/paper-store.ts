@@ -213,8 +213,6 @@ export function arxivValueAt(json: Uint8Array): number {
   return stringEnd(json, 6) + 12;
 }
 
-
-
 /**
  * Whether the JSON string literal at `json[from]` is `text` as `JSON.stringify` writes it (how
  * a paper's fields are stored): its bytes compared as they are, without decoding the literal.

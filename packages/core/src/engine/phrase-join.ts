@@ -6,7 +6,7 @@ import { LAST, POSITION, SPACE_AFTER, SPACE_BEFORE } from './postings.js';
 import { RunBatch, WHOLE_RUN } from './run-batch.js';
 import { spend } from './work-budget.js';
 import { CODE, CODE_MAYBE, CODE_NO, NEXT_SPACE_AFTER, type CodeClasses } from './successors.js';
-import { LOOKUP_COST, PAIR_COST, planJoin, WALK_COST, type PairStep } from './phrase-plan.js';
+import { LOOKUP_COST, PAIR_COST, planJoin, WALK_COST, type JoinPlan, type PairStep } from './phrase-plan.js';
 
 /**
  * Where a phrase may stand: anywhere (positions never run from one field into the next, so
@@ -117,7 +117,7 @@ export class PhraseJoin {
    * flags cannot tell (`verify`: the text must be read), both ascending. Documents in
    * `unflagged` (text without separator flags) are always `verify`. A part whose reading
    * would cost more than `verifyCost` per remaining document is not read: its documents
-   * become `verify`.
+   * become `verify`. `plan`: the parts' join plan when the caller made it already.
    */
   status(
     parts: readonly Uint32Array[],
@@ -126,12 +126,13 @@ export class PhraseJoin {
     unflagged: Uint32Array,
     restrict: DocSet | null,
     verifyCost: number,
+    plan?: JoinPlan,
   ): { yes: Uint32Array; verify: Uint32Array } {
     this.prepare();
     const marks = this.unflagged;
     for (let i = 0; i < unflagged.length; i++) marks[unflagged[i]! >>> 5]! |= 1 << (unflagged[i]! & 31);
     try {
-      if (!this.run(parts, field, restrict, separators, -1, verifyCost)) return { yes: new Uint32Array(0), verify: new Uint32Array(0) };
+      if (!this.run(parts, field, restrict, separators, -1, verifyCost, plan)) return { yes: new Uint32Array(0), verify: new Uint32Array(0) };
       const yes: number[] = [];
       const verify: number[] = [];
       for (let s = 0; s < this.segments; s++) {
@@ -155,11 +156,12 @@ export class PhraseJoin {
     separators: readonly PartSeparators[] | null,
     exactLast: number,
     verifyCost: number,
+    planned?: JoinPlan,
   ): boolean {
     const k = parts.length;
     // The word counted whole at part c (the last part's exact word, counting mode only).
     const wholeAt = (c: number) => (exactLast === -1 ? -1 : c === k - 1 ? exactLast : -2);
-    const plan = planJoin(this.index, parts, wholeAt(k - 1));
+    const plan = planned ?? planJoin(this.index, parts, wholeAt(k - 1));
     const covered = parts.map(() => false);
     const restriction = this.restriction(restrict);
     try {

@@ -3,10 +3,10 @@ import { bitsetWords } from '../bits.js';
 import type { IndexData } from '../builder.js';
 import { EMPTY_SET, intersectSets, listSet, lowerBound, setHas, setSize, setToList, type DocSet } from '../doc-set.js';
 import { asciiBytes } from '../paper-store.js';
-import { ANCHOR_COST, LOOKUP_COST, WALK_COST, type PartSeparators, type PhraseJoin } from '../phrase-join.js';
+import { ANCHOR_COST, LOOKUP_COST, WALK_COST, type PhraseJoin } from '../phrase-join.js';
 import { spend } from '../work-budget.js';
 import { charSet, type FieldText, type TextField } from './field-text.js';
-import { readNeedle } from './needle.js';
+import { nonEmpty, partMatch, partSeparators, readNeedle } from './needle.js';
 import { canSearchRaw, prepareRawNeedle, rawContains, rawContainsAnyText, rawContainsShort } from './raw-search.js';
 import type { Vocabulary } from '../vocabulary.js';
 import { wordsFor, type RunMatch } from './word-sets.js';
@@ -86,18 +86,14 @@ export function substringMatches(index: IndexData, join: PhraseJoin, field: Text
   if (count * READ_COST[field] <= cost) return listSet(read(setToList(candidates)));
   const narrowed = candidates.kind === 'all' ? null : candidates;
   if (k === 1) return within_(walkWords(index, text, field, words[0]!, parts[0]!, edges, read, candidates), narrowed, index.n);
-  const rules = parts.map((_, c): PartSeparators => ({
-    before: c === 0 ? nonEmpty(first) : separators[c]!,
-    beforeIsEdge: c === 0,
-    after: c === k - 1 ? nonEmpty(last) : separators[c + 1]!,
-    afterIsEdge: c === k - 1,
-  }));
+  const rules = partSeparators(separators);
   // The positional join, or one bit per position of the field when that is cheaper (`e t`: both
   // runs thousands of words, whose starts the positional join would gather and sort).
-  const bitmap = bitmapJoinCost(index, field, parts) < planJoin(index, parts, -1).estimate;
-  const { yes, verify } = bitmap
-    ? bitmapJoin(index, field, parts, rules, text.nonAscii, narrowed)
-    : join.status(parts, field, rules, text.nonAscii, narrowed, READ_COST[field]);
+  const plan = planJoin(index, parts, -1);
+  const { yes, verify } =
+    bitmapJoinCost(index, field, parts) < plan.estimate
+      ? bitmapJoin(index, field, parts, rules, text.nonAscii, narrowed)
+      : join.status(parts, field, rules, text.nonAscii, narrowed, READ_COST[field], plan);
   // Oversize documents carry no positions: the join cannot see them, so they are read.
   const oversize = narrowed === null ? index.layout.oversize : index.layout.oversize.filter((d) => setHas(narrowed, d));
   const unsure = union(verify, oversize);
@@ -138,20 +134,6 @@ function joinCost(index: IndexData, parts: readonly Uint32Array[], candidates: n
     total += Math.min(cost * WALK_COST, candidates * LOOKUP_COST);
   }
   return total;
-}
-
-/** How run `c` of `k` must meet its word, given the separators around it. */
-function partMatch(c: number, k: number, separators: readonly string[]): RunMatch {
-  const openBefore = c === 0 && separators[0] === ''; // the word may start before the needle
-  const openAfter = c === k - 1 && separators[k] === ''; // and may go on after it
-  if (openBefore && openAfter) return 'contains';
-  if (openBefore) return 'suffix';
-  if (openAfter) return 'prefix';
-  return 'exact';
-}
-
-function nonEmpty(separator: string): string | null {
-  return separator === '' ? null : separator;
 }
 
 /**

@@ -12,9 +12,11 @@ RUN npx -y pnpm@10 install --frozen-lockfile \
  && npx -y pnpm@10 --filter @paperlist/cli deploy --prod --legacy /app
 
 FROM node:20-bookworm-slim
+# GLIBC_TUNABLES: the index's large allocations get transparent huge pages (docs/deploy.md).
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
-    PORT=8000
+    PORT=8000 \
+    GLIBC_TUNABLES=glibc.malloc.hugetlb=1
 WORKDIR /app
 COPY --from=build --chown=root:root /app /app
 # Where --state-dir keeps its snapshot (PAPERLIST_STATE_DIR=/state), writable by the server.

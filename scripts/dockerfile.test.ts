@@ -32,5 +32,7 @@ describe('Dockerfile', () => {
     expect(final.find((line) => line.startsWith('STOPSIGNAL '))).toBe('STOPSIGNAL SIGTERM');
     expect(final.find((line) => line.startsWith('HEALTHCHECK '))).toMatch(/\/healthz/);
     expect(final.find((line) => line.startsWith('ENV '))).toMatch(/HOST=0\.0\.0\.0/);
+    // The index's memory on transparent huge pages (docs/deploy.md).
+    expect(final.find((line) => line.startsWith('ENV '))).toMatch(/GLIBC_TUNABLES=glibc\.malloc\.hugetlb=1/);
   });
 });

@@ -105,6 +105,22 @@ describe('readPapers reads', () => {
     expect(result[0]?.title).toBe('€𝄞é');
   });
 
+  // Chunks are decoded in slices of 32 KB (see read-records.ts): many papers whose multi-byte
+  // characters fall on every byte position, in chunks larger than a slice and of odd sizes.
+  it.each([
+    ['JSON Lines', (records: Paper[]) => jsonl(records)],
+    ['a JSON array', (records: Paper[]) => JSON.stringify(records, null, 1)],
+  ])('%s of many papers, in chunks larger than a decoded slice', async (_name, format) => {
+    const many = Array.from({ length: 700 }, (_, i) => paper(`p${i}`, { title: `${'é'.repeat(i % 5)}€ ${'x'.repeat(i % 7)}𝄞 ${i}`, abstract: 'ü'.repeat(40 + (i % 13)) }));
+    const data = bytes(format(many));
+    expect(data.length).toBeGreaterThan(3 * 32 * 1024);
+    for (const size of [32 * 1024, 32 * 1024 + 1, 100_003, 128 * 1024, data.length]) {
+      expect(await collect(chunks(data, size))).toEqual(many);
+    }
+    const path = await tempFile('many.gz', gzipSync(data));
+    expect(await collect(path)).toEqual(many);
+  });
+
   it('Readable chunks given as strings', async () => {
     expect(await collect(Readable.from(['[', JSON.stringify(papers[0]), ']']))).toEqual([papers[0]]);
   });
@@ -163,6 +179,16 @@ describe('readPapers errors', () => {
     const data = new Uint8Array([...bytes(`${good('a')}\n{"id": "`), 0xff, 0xfe, ...bytes('"}\n')]);
     const error = await loadError(chunks(data, 1000));
     expect(error.reason).toBe('the input is not valid UTF-8');
+  });
+
+  it('rejects invalid UTF-8 in a later slice of a large chunk, naming its line', async () => {
+    const lines = Array.from({ length: 200 }, (_, i) => good(`a${i}`));
+    const head = bytes(lines.join('\n') + '\n{"id": "');
+    expect(head.length).toBeGreaterThan(32 * 1024);
+    const data = new Uint8Array([...head, 0xff, 0xfe, ...bytes('"}\n')]);
+    const error = await loadError(chunks(data, data.length));
+    expect(error.reason).toBe('the input is not valid UTF-8');
+    expect(error.line).toBeGreaterThan(1);
   });
 
   it('passes on I/O errors', async () => {

@@ -37,6 +37,15 @@ export interface ReadRecordsOptions {
  * @throws {PaperLoadError} on corrupt gzip data, invalid UTF-8 or a malformed JSON array, naming
  *   the line reached. I/O errors and `signal.reason` are thrown as they are.
  */
+/**
+ * The decoded text is made a slice of this many bytes at a time. V8 makes a string of 64 KB or
+ * more in memory of its own, freshly mapped: decoding the gunzip stream's 128 KB chunks whole ran
+ * at about 117 MB/s on a VM where a fresh page costs 11 µs (5.4 s of a 498k build's reading
+ * thread), and at 1.3 GB/s in slices of 32 KB.
+ */
+const DECODE_SLICE_BYTES = 32 * 1024;
+const EMPTY = new Uint8Array(0);
+
 export async function* readRecords(input: PaperInput, options: ReadRecordsOptions = {}): AsyncGenerator<RecordBatch, void, undefined> {
   const { signal } = options;
   signal?.throwIfAborted();
@@ -61,28 +70,34 @@ export async function* readRecords(input: PaperInput, options: ReadRecordsOption
       }
       signal?.throwIfAborted();
       const done = next.done === true;
-      let text: string;
-      try {
-        text = next.done === true ? decoder.decode() : decoder.decode(next.value, { stream: true });
-      } catch (error) {
-        throw asLoadError(error, splitter?.line ?? 1, file);
-      }
-      if (done) finished = true;
-
-      if (splitter === undefined) {
-        const layout = detectFormat(text);
-        if (layout === undefined && !done) {
-          leading += text;
-          continue;
-        }
-        batch.isArray = layout === 'json-array';
-        splitter = batch.isArray ? new JsonArraySplitter(file) : new JsonLinesSplitter();
-        text = leading + text;
-        leading = '';
-      }
       batch.records.length = 0;
-      if (text.length > 0) splitter.push(text, batch.records);
-      if (done) splitter.end(batch.records);
+      const bytes = next.done === true ? EMPTY : next.value;
+      // Decoded a slice at a time: see DECODE_SLICE_BYTES.
+      for (let at = 0; at < bytes.length || (done && at === 0); at += DECODE_SLICE_BYTES) {
+        const last = at + DECODE_SLICE_BYTES >= bytes.length;
+        let text: string;
+        try {
+          text = decoder.decode(bytes.subarray(at, at + DECODE_SLICE_BYTES), { stream: !(done && last) });
+        } catch (error) {
+          throw asLoadError(error, splitter?.line ?? 1, file);
+        }
+        if (splitter === undefined) {
+          const layout = detectFormat(text);
+          if (layout === undefined && !(done && last)) {
+            leading += text;
+            continue;
+          }
+          batch.isArray = layout === 'json-array';
+          splitter = batch.isArray ? new JsonArraySplitter(file) : new JsonLinesSplitter();
+          text = leading + text;
+          leading = '';
+        }
+        if (text.length > 0) splitter.push(text, batch.records);
+      }
+      if (done) {
+        finished = true;
+        splitter?.end(batch.records);
+      }
       batch.bytes = counter.bytes;
       yield batch;
       if (done) return;

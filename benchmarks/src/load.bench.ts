@@ -1,7 +1,8 @@
 /**
  * Load on the server `paperlist serve` runs (node:http, query threads over one index), at each
  * corpus size: throughput on distinct 1–3-word searches against a plain node:http server sending
- * a prebuilt body of the same average size, in the same run; then a normal client under abuse.
+ * a prebuilt body of the same average size, and against the same app over a source that answers
+ * at once (what the HTTP path alone allows), in the same run; then a normal client under abuse.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -23,6 +24,8 @@ const CONNECTIONS = 32;
 
 interface Ready {
   port: number;
+  /** The same app over a source that answers at once (see load/instant-source.ts). */
+  instantPort: number;
   prebuiltPort: number;
   averageBytes: number;
   papers: number;
@@ -75,6 +78,8 @@ export async function runLoadBench(args: BenchArgs): Promise<void> {
       );
       await hammer(ready.port, warm, 2);
       const ours = await hammer(ready.port, measured, args.duration);
+      await hammer(ready.instantPort, warm, 2);
+      const instant = await hammer(ready.instantPort, measured, args.duration);
       await hammer(ready.prebuiltPort, warm, 2);
       const prebuilt = await hammer(ready.prebuiltPort, measured, args.duration);
       const seen = ours.requests.total;
@@ -83,6 +88,7 @@ export async function runLoadBench(args: BenchArgs): Promise<void> {
           ['', 'req/s', 'p50', 'p99', 'MB/s', 'non-2xx', 'vs prebuilt'],
           [
             ['paperlist serve', ours],
+            ['its HTTP path alone (instant source)', instant],
             ['node:http, prebuilt body', prebuilt],
           ].map(([name, r]) => {
             const result = r as autocannon.Result;
@@ -99,7 +105,9 @@ export async function runLoadBench(args: BenchArgs): Promise<void> {
         ),
       );
       console.log(
-        `\n${formatCount(seen)} requests answered by paperlist in the run, each connection asking paths of its own out of ${formatCount(measured.length)} distinct ones` +
+        `\nThe second row is the same app over a source that answers every list at once with one of 64 real pages: ` +
+          `the ceiling of the HTTP path (parsing, routing, links, headers, writing) whatever the engine.\n` +
+          `\n${formatCount(seen)} requests answered by paperlist in the run, each connection asking paths of its own out of ${formatCount(measured.length)} distinct ones` +
           `${ours.repeated ? ' (a connection ran out of its share: some were asked twice)' : ' (none asked twice)'}.`,
       );
 

@@ -17,6 +17,7 @@ import { FIXED_ADVERSARIAL, randomAdversarial } from './adversarial/adversarial-
 import type { BenchArgs, CorpusSize } from './args.js';
 import { corpusAvailable, LARGE_CATALOG } from './corpus.js';
 import { underAbuse } from './load/abuse.js';
+import { startFloorServer } from './load/floor-server.js';
 import { formatCount, table } from './stats.js';
 
 const SERVER = fileURLToPath(new URL('./load/load-server.ts', import.meta.url));
@@ -113,7 +114,12 @@ export async function runLoadBench(args: BenchArgs): Promise<void> {
 
       const abusive = [...FIXED_ADVERSARIAL, ...randomAdversarial(await loadSamplePapers(), 200, 99)].map((r) => `/api/v1/papers/?${r.query}`);
       console.log(`\n#### Under abuse: ${args.duration} s with a normal client alone, then ${args.duration} s beside two clients looping over ${abusive.length} adversarial requests\n`);
-      await underAbuse(`http://127.0.0.1:${ready.port}`, normal, abusive, args.duration);
+      const floor = await startFloorServer();
+      try {
+        await underAbuse(`http://127.0.0.1:${ready.port}`, floor.origin, normal, abusive, args.duration);
+      } finally {
+        floor.child.kill();
+      }
     } finally {
       child.kill();
       rmSync(dir, { recursive: true, force: true });

@@ -28,16 +28,23 @@ const row = (name: string, seen: Seen) => {
 
 /**
  * A normal client (one connection, distinct searches one after another) alone, then while two
- * abusive clients loop over the adversarial requests; `/healthz` is asked every 25 ms all along.
+ * abusive clients loop over the adversarial requests; `/healthz` is asked every 25 ms all along,
+ * and so is the smallest `node:http` server at `floorOrigin` (see floor-server.ts), the same way
+ * at the same time: the machine's own floor for such a probe.
  */
-export async function underAbuse(origin: string, normal: readonly string[], abusive: readonly string[], seconds: number): Promise<void> {
+export async function underAbuse(origin: string, floorOrigin: string, normal: readonly string[], abusive: readonly string[], seconds: number): Promise<void> {
   const quietUntil = performance.now() + seconds * 1000;
-  const [quiet, quietHealth] = await Promise.all([loop(origin, normal, quietUntil), loop(origin, ['/healthz'], quietUntil, 25)]);
+  const [quiet, quietHealth, quietFloor] = await Promise.all([
+    loop(origin, normal, quietUntil),
+    loop(origin, ['/healthz'], quietUntil, 25),
+    loop(floorOrigin, ['/healthz'], quietUntil, 25),
+  ]);
   const until = performance.now() + seconds * 1000;
   const offset = Math.floor(abusive.length / 2);
-  const [busy, busyHealth, one, two] = await Promise.all([
+  const [busy, busyHealth, busyFloor, one, two] = await Promise.all([
     loop(origin, normal.slice(quiet.times.length), until),
     loop(origin, ['/healthz'], until, 25),
+    loop(floorOrigin, ['/healthz'], until, 25),
     loop(origin, abusive, until),
     loop(origin, [...abusive.slice(offset), ...abusive.slice(0, offset)], until),
   ]);
@@ -47,8 +54,10 @@ export async function underAbuse(origin: string, normal: readonly string[], abus
       [
         row('normal client, alone', quiet),
         row('/healthz, alone', quietHealth),
+        row('floor: smallest node:http server, meanwhile', quietFloor),
         row('normal client, under abuse', busy),
         row('/healthz, under abuse', busyHealth),
+        row('floor: smallest node:http server, meanwhile', busyFloor),
         row('abusive client 1', one),
         row('abusive client 2', two),
       ],

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
 /**
- * The smallest `node:http` server (a fixed 20-byte JSON body, nothing else in its process),
+ * The smallest `node:http` server (a fixed 18-byte JSON body, nothing else in its process),
  * started as a child process: what a `/healthz` probe costs on this machine whatever the server.
  * On a VM whose idle cores wake slowly its p99 alone can be 4–19 ms, so a `/healthz` target of
  * 10 ms only means something beside it, measured in the same run.

@@ -122,14 +122,14 @@ describe('memory source snapshots', () => {
     const bytes = Buffer.from(await readFile(file));
     const length = bytes.readUInt32LE(8);
     const header = JSON.parse(bytes.subarray(PREAMBLE_BYTES, PREAMBLE_BYTES + length).toString('utf8'));
-    header.index.format = 9;
+    header.index.format = 7;
     // Same length, so the offsets stay right; a valid checksum, so the version is what is refused.
     const text = Buffer.from(JSON.stringify(header).padEnd(length, ' '));
     expect(text.length).toBe(length);
     const other = Buffer.from(bytes);
     text.copy(other, PREAMBLE_BYTES);
     other.writeUInt32LE(checksum(text), 12);
-    await refused('other-version.snapshot', other, 'version', /index format 9.*rebuild it/);
+    await refused('other-version.snapshot', other, 'version', /index format 7.*rebuild it/);
     await refused('not-a-snapshot.snapshot', Buffer.from('{"id":"a paper","title":"not a snapshot at all"}\n'), 'not-a-snapshot', /not a paperlist snapshot/);
   });
 });

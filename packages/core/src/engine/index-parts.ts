@@ -31,6 +31,8 @@ export interface IndexParts {
   readonly digest: string;
   readonly averages: FieldLengths;
   readonly maxRank: Readonly<Record<OrderField, number>>;
+  /** Low bits of a document kept in a grouped list (`Postings.groupShift`). */
+  readonly groupShift: number;
   /**
    * Every array, except, when {@link deferred}, those of the tables built when first read (see
    * `deferred-tables.ts`). Parts written to a snapshot are never deferred.
@@ -42,8 +44,8 @@ export interface IndexParts {
   readonly json: readonly Uint8Array[];
 }
 
-/** The layout version written by this code (8: names and filter values as bytes, `-published` read from `published`, no arXiv id table). */
-export const INDEX_FORMAT = 8;
+/** The layout version written by this code (9: grouped 16-bit lists of the words with many documents). */
+export const INDEX_FORMAT = 9;
 
 const TABLE_ARRAYS = ['df', 'docsAt', 'dense', 'listDocs', 'bitsets'] as const;
 const tableNames = <P extends string>(prefix: P) => TABLE_ARRAYS.map((a) => `${prefix}.${a}` as const);
@@ -73,6 +75,7 @@ export const INDEX_ARRAY_NAMES = [
   'docsAt',
   'dense',
   'listDocs',
+  'listLows',
   'bitsets',
   'rankDirectory',
   'positionsAt',
@@ -177,6 +180,7 @@ export function indexParts(index: IndexData, deferred: 'keep' | 'build' = 'build
     digest: index.digest,
     averages: { ...l.averages },
     maxRank: { ...o.maxRank },
+    groupShift: p.groupShift,
     json: s.chunks,
     ...(keep ? { deferred: true } : {}),
     arrays: {
@@ -188,6 +192,7 @@ export function indexParts(index: IndexData, deferred: 'keep' | 'build' = 'build
       docsAt: p.docsAt,
       dense: p.dense,
       listDocs: p.listDocs,
+      listLows: p.listLows,
       bitsets: p.bitsets,
       rankDirectory: p.rankDirectory,
       positionsAt: p.positionsAt,
@@ -305,6 +310,8 @@ export function indexFromParts(parts: IndexParts): IndexData {
       u16('positions'),
       u32('skipAt'),
       u32('skip'),
+      u16('listLows'),
+      parts.groupShift,
     ),
     successors: new Successors(u32('successorFrequent'), u32('successorAnchors'), u32('successorCodesAt'), u8('successorCodes')),
     layout: new FieldLayout(u16('titleLength'), u16('abstractLength'), u16('authorsLength'), u32('oversize'), u32('oversizeLengths'), { ...parts.averages }),

@@ -1,8 +1,8 @@
 import { int32Array, uint16Array, uint32Array, uint8Array } from './alloc.js';
 import { bitsetWords } from './bits.js';
-import { gallop, lowerBound, type DocSet } from './doc-set.js';
+import { lowerBound, type DocSet } from './doc-set.js';
 import type { IndexData } from './builder.js';
-import { LAST, POSITION, SPACE_AFTER, SPACE_BEFORE } from './postings.js';
+import { DENSE, LAST, POSITION, SPACE_AFTER, SPACE_BEFORE } from './postings.js';
 import { RunBatch, WHOLE_RUN } from './run-batch.js';
 import { spend } from './work-budget.js';
 import { CODE, CODE_MAYBE, CODE_NO, NEXT_SPACE_AFTER, type CodeClasses } from './successors.js';
@@ -326,15 +326,14 @@ export class PhraseJoin {
     const titleLength = layout.titleLength;
     const abstractLength = layout.abstractLength;
     const state0 = w === whole ? WHOLE : 0;
-    const dense = postings.dense[w] === 1;
+    const dense = postings.dense[w] === DENSE;
     const bits = dense ? postings.bitsOf(w) : null;
-    const listDocs = postings.listDocs;
-    const listAt = postings.docsAt[w]!;
+    const list = dense ? null : postings.docsOf(w);
     let off = postings.positionsAt[w]!;
     let m = 0;
     let written = 0;
     let visited = 0;
-    let j = dense ? -1 : listAt;
+    let j = dense ? -1 : 0;
     let x = 0;
     for (;;) {
       let d: number;
@@ -345,8 +344,8 @@ export class PhraseJoin {
         x ^= t;
         d = (j << 5) + 31 - Math.clz32(t);
       } else {
-        if (j >= listAt + df) break;
-        d = listDocs[j++]!;
+        if (j >= df) break;
+        d = list![j++]!;
       }
       if ((++visited & 4095) === 0) spend(0);
       if ((restriction !== null && (restriction[d >>> 5]! & (1 << (d & 31))) === 0) || (oversize.length > 0 && isIn(oversize, d))) {
@@ -455,15 +454,14 @@ export class PhraseJoin {
     const unflaggedMarks = this.unflagged;
     const titleLength = layout.titleLength;
     const abstractLength = layout.abstractLength;
-    const dense = postings.dense[w] === 1;
+    const dense = postings.dense[w] === DENSE;
     const bits = dense ? postings.bitsOf(w) : null;
-    const listDocs = postings.listDocs;
-    const listAt = postings.docsAt[w]!;
+    const list = dense ? null : postings.docsOf(w);
     let off = base;
     let m = 0;
     let written = 0;
     let visited = 0;
-    let j = dense ? -1 : listAt;
+    let j = dense ? -1 : 0;
     let x = 0;
     for (;;) {
       let d: number;
@@ -474,8 +472,8 @@ export class PhraseJoin {
         x ^= t;
         d = (j << 5) + 31 - Math.clz32(t);
       } else {
-        if (j >= listAt + df) break;
-        d = listDocs[j++]!;
+        if (j >= df) break;
+        d = list![j++]!;
       }
       if ((++visited & 4095) === 0) spend(0);
       // (Oversize documents need no test: their codes are all NONE, which no part accepts.)
@@ -537,32 +535,33 @@ export class PhraseJoin {
     if (df > 0 && m * LOOKUP_COST < occurrences * PAIR_COST) {
       spend(m * LOOKUP_COST);
       // Few documents left: find the word's pair in each.
-      if (postings.dense[w] === 1) {
+      if (postings.dense[w] === DENSE) {
         const bits = postings.bitsOf(w);
         for (let s = 0; s < m; s++) {
           const d = this.docs[s]!;
           if ((bits[d >>> 5]! & (1 << (d & 31))) !== 0) this.pairMerge(s, postings.pairOffset(w, postings.rank(w, d)), step, separators);
         }
       } else {
-        const at = postings.docsAt[w]!;
-        let j = at;
-        for (let s = 0; s < m && j < at + df; s++) {
-          const d = this.docs[s]!;
-          j = gallop(postings.listDocs, d, j, at + df);
-          if (j < at + df && postings.listDocs[j] === d) this.pairMerge(s, postings.pairOffset(w, j - at), step, separators);
+        let j = 0;
+        for (let s = 0; s < m && j < df; s++) {
+          const pair = postings.seek(w, this.docs[s]!, j);
+          if (pair < 0) j = ~pair;
+          else {
+            j = pair;
+            this.pairMerge(s, postings.pairOffset(w, pair), step, separators);
+          }
         }
       }
     } else if (df > 0) {
       spend(df + occurrences);
       const positions = postings.positions;
       const segmentOf = this.segmentOf;
-      const dense = postings.dense[w] === 1;
+      const dense = postings.dense[w] === DENSE;
       const bits = dense ? postings.bitsOf(w) : null;
-      const listDocs = postings.listDocs;
-      const listAt = postings.docsAt[w]!;
+      const list = dense ? null : postings.docsOf(w);
       let off = postings.positionsAt[w]!;
       let visited = 0;
-      let j = dense ? -1 : listAt;
+      let j = dense ? -1 : 0;
       let x = 0;
       for (;;) {
         let d: number;
@@ -573,8 +572,8 @@ export class PhraseJoin {
           x ^= t;
           d = (j << 5) + 31 - Math.clz32(t);
         } else {
-          if (j >= listAt + df) break;
-          d = listDocs[j++]!;
+          if (j >= df) break;
+          d = list![j++]!;
         }
         if ((++visited & 4095) === 0) spend(0);
         const s = segmentOf[d]! - 1;
@@ -663,19 +662,21 @@ export class PhraseJoin {
     if (m * LOOKUP_COST < walkCost) {
       spend(m * LOOKUP_COST);
       // Few documents left: find the word's pair in each.
-      if (postings.dense[w] === 1) {
+      if (postings.dense[w] === DENSE) {
         const bits = postings.bitsOf(w);
         for (let s = 0; s < m; s++) {
           const d = this.docs[s]!;
           if ((bits[d >>> 5]! & (1 << (d & 31))) !== 0) this.merge(s, postings.pairOffset(w, postings.rank(w, d)), c, rule, state0);
         }
       } else {
-        const at = postings.docsAt[w]!;
-        let j = at;
-        for (let s = 0; s < m && j < at + df; s++) {
-          const d = this.docs[s]!;
-          j = gallop(postings.listDocs, d, j, at + df);
-          if (j < at + df && postings.listDocs[j] === d) this.merge(s, postings.pairOffset(w, j - at), c, rule, state0);
+        let j = 0;
+        for (let s = 0; s < m && j < df; s++) {
+          const pair = postings.seek(w, this.docs[s]!, j);
+          if (pair < 0) j = ~pair;
+          else {
+            j = pair;
+            this.merge(s, postings.pairOffset(w, pair), c, rule, state0);
+          }
         }
       }
       return;
@@ -687,13 +688,12 @@ export class PhraseJoin {
     const states = this.states;
     const hits = this.hits;
     const unflaggedMarks = this.unflagged;
-    const dense = postings.dense[w] === 1;
+    const dense = postings.dense[w] === DENSE;
     const bits = dense ? postings.bitsOf(w) : null;
-    const listDocs = postings.listDocs;
-    const listAt = postings.docsAt[w]!;
+    const list = dense ? null : postings.docsOf(w);
     let off = postings.positionsAt[w]!;
     let visited = 0;
-    let j = dense ? -1 : listAt;
+    let j = dense ? -1 : 0;
     let x = 0;
     for (;;) {
       let d: number;
@@ -706,8 +706,8 @@ export class PhraseJoin {
         x ^= t;
         d = (j << 5) + 31 - Math.clz32(t);
       } else {
-        if (j >= listAt + df) return;
-        d = listDocs[j++]!;
+        if (j >= df) return;
+        d = list![j++]!;
       }
       if ((++visited & 4095) === 0) spend(0);
       const s = segmentOf[d]! - 1;

@@ -8,7 +8,7 @@ import { gallop, intersectLists, setSize, type DocSet } from './doc-set.js';
 import { COUNTS_PER_DOC } from './field-layout.js';
 import type { DocOrder } from './orders.js';
 import { addOccurrence, hasHead, OVERFLOW, unpack } from './packed-counts.js';
-import { LAST, POSITION, SKIP_SHIFT, skipRuns, type Postings } from './postings.js';
+import { DENSE, GROUPED, LAST, POSITION, SKIP_SHIFT, skipRuns, type Postings } from './postings.js';
 import { popcount32 } from './bits.js';
 import type { TermMatch } from './term-match.js';
 import { topSlots } from './window.js';
@@ -281,9 +281,8 @@ function packedCounts(index: IndexData, set: DocSet | null, docs: Uint32Array, f
       spend(m * 16 < df ? m * 36 : df + postings.positionsAt[w + 1]! - postings.positionsAt[w]!);
       if (m * 16 < df) {
         // Few matched documents: look each one up in the word's postings.
-        const bits = postings.dense[w] === 1 ? postings.bitsOf(w) : null;
-        const start = postings.docsAt[w]!;
-        let j = start;
+        const bits = postings.dense[w] === DENSE ? postings.bitsOf(w) : null;
+        let j = 0;
         for (let s = 0; s < m; s++) {
           const d = docs[s]!;
           let pair: number;
@@ -291,16 +290,20 @@ function packedCounts(index: IndexData, set: DocSet | null, docs: Uint32Array, f
             if ((bits[d >>> 5]! & (1 << (d & 31))) === 0) continue;
             pair = postings.rank(w, d);
           } else {
-            j = gallop(postings.listDocs, d, j, start + df);
-            if (j >= start + df) break;
-            if (postings.listDocs[j] !== d) continue;
-            pair = j - start;
+            pair = postings.seek(w, d, j);
+            if (pair < 0) {
+              j = ~pair;
+              if (j >= df) break;
+              continue;
+            }
+            j = pair;
           }
           addRun(acc, d, positions, postings.pairOffset(w, pair), titleLength[d]!, titleLength[d]! + abstractLength[d]!, prefix);
         }
         continue;
       }
-      addDenseMembers(postings, w, member, titleLength, abstractLength, acc, prefix);
+      if (postings.dense[w] === DENSE) addDenseMembers(postings, w, member, titleLength, abstractLength, acc, prefix);
+      else addListMembers(postings, w, member, titleLength, abstractLength, acc, prefix);
     }
     const packed = uint32Array(m);
     for (let s = 0; s < m; s++) {
@@ -369,7 +372,7 @@ function addDenseMembers(postings: Postings, w: number, member: Uint32Array | nu
  * Adds the pairs of the list words `[from, to)` whose document is in `member` (null: every
  * document), read as one stream: list words numbered one after the other have their documents
  * side by side in `listDocs` and their positions in `positions` (token-layout.ts lays both out
- * in word order, dense words having no documents there), so a stretch is one loop over
+ * in word order, dense and grouped words having no documents there), so a stretch is one loop over
  * documents with no start-up per word, and a matched document's positions are reached by
  * counting run ends from the last run read.
  */
@@ -391,6 +394,33 @@ function addListStretch(postings: Postings, from: number, to: number, member: Ui
   }
 }
 
+/** Adds the pairs of list word `w` whose document is in `member` (null: every document), as {@link addListStretch} does for a stretch of list words. */
+function addListMembers(postings: Postings, w: number, member: Uint32Array | null, titleLength: ArrayLike<number>, abstractLength: ArrayLike<number>, acc: Uint32Array, prefix: number): void {
+  if (postings.dense[w] !== GROUPED) {
+    addListStretch(postings, w, w + 1, member, titleLength, abstractLength, acc, prefix);
+    return;
+  }
+  // The grouped list read in place (see list-groups.ts): group by group, each low half OR its group's high bits.
+  const { positions, listLows, groups, groupShift } = postings;
+  const header = postings.docsAt[w]!;
+  const lowsAt = header + groups + 1;
+  let off = postings.positionsAt[w]!;
+  let pair = 0;
+  let i = 0;
+  for (let g = 0; g < groups; g++) {
+    const high = g << groupShift;
+    for (const end = listLows[header + g + 1]!; i < end; i++) {
+      if ((i & 4095) === 0) spend(0);
+      const d = high | listLows[lowsAt + i]!;
+      if (member !== null && (member[d >>> 5]! & (1 << (d & 31))) === 0) continue;
+      off = skipRuns(positions, off, i - pair);
+      const title = titleLength[d]!;
+      off = addRun(acc, d, positions, off, title, title + abstractLength[d]!, prefix);
+      pair = i + 1;
+    }
+  }
+}
+
 /** A term's exact occurrences in document `d`: the positions of the words `[from, to)` there, by field. */
 function countFromPositions(index: IndexData, d: number, from: number, to: number, exact: number): TermOccurrences {
   const { postings, layout } = index;
@@ -407,13 +437,9 @@ function countFromPositions(index: IndexData, d: number, from: number, to: numbe
     const df = postings.df[w]!;
     if (df === 0) continue;
     let pair = -1;
-    if (postings.dense[w] === 1) {
+    if (postings.dense[w] === DENSE) {
       if ((postings.bitsOf(w)[d >>> 5]! & (1 << (d & 31))) !== 0) pair = postings.rank(w, d);
-    } else {
-      const at = postings.docsAt[w]!;
-      const i = gallop(postings.listDocs, d, at, at + df);
-      if (i < at + df && postings.listDocs[i] === d) pair = i - at;
-    }
+    } else pair = postings.seek(w, d, 0);
     if (pair < 0) continue;
     let off = postings.pairOffset(w, pair);
     for (;;) {

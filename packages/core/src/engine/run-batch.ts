@@ -1,5 +1,5 @@
 import { uint32Array } from './alloc.js';
-import { LAST, type Postings } from './postings.js';
+import { DENSE, LAST, type Postings } from './postings.js';
 import { spend } from './work-budget.js';
 
 /** Flag of an offset in a batch: the run belongs to the word counted whole. */
@@ -25,7 +25,7 @@ export class RunBatch {
     let total = 0;
     for (const w of words) total += postings.df[w]!;
     this.reserve(total);
-    const { positions, listDocs } = postings;
+    const { positions } = postings;
     const docs = this.docs;
     const offsets = this.offsets;
     let k = 0;
@@ -34,7 +34,7 @@ export class RunBatch {
       spend(df + postings.positionsAt[w + 1]! - postings.positionsAt[w]!);
       const flag = w === whole ? WHOLE_RUN : 0;
       let off = postings.positionsAt[w]!;
-      if (postings.dense[w] === 1) {
+      if (postings.dense[w] === DENSE) {
         const bits = postings.bitsOf(w);
         for (let j = 0; j < bits.length; j++) {
           let x = bits[j]!;
@@ -48,9 +48,9 @@ export class RunBatch {
         }
         continue;
       }
-      const at = postings.docsAt[w]!;
-      for (let j = at; j < at + df; j++) {
-        docs[k] = listDocs[j]!;
+      const list = postings.docsOf(w);
+      for (let j = 0; j < df; j++) {
+        docs[k] = list[j]!;
         offsets[k++] = off | flag;
         while ((positions[off++]! & LAST) === 0);
       }

@@ -4,7 +4,6 @@ import type { SearchTerm } from '../source.js';
 import { bitsetWords, popcount32 } from './bits.js';
 import {
   addDocs,
-  gallop,
   bitsSet,
   EMPTY_SET,
   intersectLists,
@@ -18,6 +17,7 @@ import {
 } from './doc-set.js';
 import { COUNTS_PER_DOC } from './field-layout.js';
 import type { IndexData } from './builder.js';
+import { DENSE } from './postings.js';
 import type { PhraseJoin } from './phrase-join.js';
 import { charSet } from './substring/field-text.js';
 import { uint32Array } from './alloc.js';
@@ -146,7 +146,7 @@ export function unionRange(index: IndexData, from: number, to: number): DocSet {
   let largestDense = -1;
   for (let w = from; w < to; w++) {
     total += postings.df[w]!;
-    if (postings.dense[w] === 1 && (largestDense < 0 || postings.df[w]! > postings.df[largestDense]!)) largestDense = w;
+    if (postings.dense[w] === DENSE && (largestDense < 0 || postings.df[w]! > postings.df[largestDense]!)) largestDense = w;
   }
   if (total === 0) return EMPTY_SET;
   if (largestDense < 0 && total * 256 <= n) {
@@ -155,8 +155,7 @@ export function unionRange(index: IndexData, from: number, to: number): DocSet {
     for (let w = from; w < to; w++) {
       const df = postings.df[w]!;
       if (df === 0) continue;
-      const start = postings.docsAt[w]!;
-      all.set(postings.listDocs.subarray(start, start + df), at);
+      postings.copyDocs(w, all, at);
       at += df;
     }
     return listSet(sortUnique(all));
@@ -164,12 +163,11 @@ export function unionRange(index: IndexData, from: number, to: number): DocSet {
   spend(bitsetWords(n));
   const bits = largestDense >= 0 ? postings.bitsOf(largestDense).slice() : uint32Array(bitsetWords(n));
   let count = largestDense >= 0 ? postings.df[largestDense]! : 0;
-  const docs = postings.listDocs;
   for (let w = from; w < to; w++) {
     const df = postings.df[w]!;
     if (df === 0 || w === largestDense) continue;
-    spend(postings.dense[w] === 1 ? bits.length : df);
-    if (postings.dense[w] === 1) {
+    spend(postings.dense[w] === DENSE ? bits.length : df);
+    if (postings.dense[w] === DENSE) {
       const other = postings.bitsOf(w);
       for (let i = 0; i < bits.length; i++) {
         const added = other[i]! & ~bits[i]!;
@@ -178,18 +176,7 @@ export function unionRange(index: IndexData, from: number, to: number): DocSet {
           count += popcount32(added);
         }
       }
-    } else {
-      const start = postings.docsAt[w]!;
-      for (let i = start; i < start + df; i++) {
-        const d = docs[i]!;
-        const bit = 1 << (d & 31);
-        const word = d >>> 5;
-        if ((bits[word]! & bit) === 0) {
-          bits[word]! |= bit;
-          count++;
-        }
-      }
-    }
+    } else count += postings.orInto(w, bits);
   }
   return bitsSet(bits, count);
 }
@@ -211,27 +198,26 @@ export function filterByRange(index: IndexData, docs: Uint32Array, from: number,
   const kept = uint32Array(docs.length);
   let k = 0;
   const cursors = new Int32Array(to - from);
-  for (let w = from; w < to; w++) cursors[w - from] = postings.docsAt[w]!;
   for (let i = 0; i < docs.length; i++) {
     const d = docs[i]!;
     spend(to - from);
     for (let w = from; w < to; w++) {
       const df = postings.df[w]!;
       if (df === 0) continue;
-      if (postings.dense[w] === 1) {
+      if (postings.dense[w] === DENSE) {
         const bits = postings.bitsOf(w);
         if ((bits[d >>> 5]! & (1 << (d & 31))) !== 0) {
           kept[k++] = d;
           break;
         }
       } else {
-        const end = postings.docsAt[w]! + df;
-        const j = gallop(postings.listDocs, d, cursors[w - from]!, end);
-        cursors[w - from] = j;
-        if (j < end && postings.listDocs[j] === d) {
+        const j = postings.seek(w, d, cursors[w - from]!);
+        if (j >= 0) {
+          cursors[w - from] = j;
           kept[k++] = d;
           break;
         }
+        cursors[w - from] = ~j;
       }
     }
   }

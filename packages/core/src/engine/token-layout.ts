@@ -2,7 +2,8 @@ import type { FieldLengths } from '../search/relevance.js';
 import { bitsetWords, popcount32 } from './bits.js';
 import { DocSetTable } from './doc-set-table.js';
 import { FieldLayout } from './field-layout.js';
-import { LAST, Postings, RANK_BLOCK_SHIFT, SKIP_SHIFT } from './postings.js';
+import { DENSE, GROUPED, LAST, Postings, RANK_BLOCK_SHIFT, SKIP_SHIFT } from './postings.js';
+import { groupCount, listGroupShape } from './list-groups.js';
 import type { TokenData } from './paper-tokens.js';
 import type { WordCodes } from './word-table.js';
 import { Vocabulary } from './vocabulary.js';
@@ -86,7 +87,7 @@ export function tokenLayoutFromClone(c: TokenLayout): TokenLayout {
   const l = c.layout;
   const averages: FieldLengths = { title: l.averages.title, abstract: l.averages.abstract, authors: l.averages.authors };
   return {
-    postings: new Postings(p.n, p.df, p.docsAt, p.dense, p.listDocs, p.bitsets, p.rankDirectory, p.positionsAt, p.positions, p.skipAt, p.skip),
+    postings: new Postings(p.n, p.df, p.docsAt, p.dense, p.listDocs, p.bitsets, p.rankDirectory, p.positionsAt, p.positions, p.skipAt, p.skip, p.listLows, p.groupShift),
     successors: new Successors(s.frequent, s.anchors, s.codesAt, s.codes),
     shortPrefixes: table(c.shortPrefixes),
     layout: new FieldLayout(l.titleLength, l.abstractLength, l.authorsLength, l.oversize, l.oversizeLengths, averages),
@@ -109,12 +110,22 @@ function layoutPostings(n: number, order: Uint32Array, renumber: Uint32Array, to
   const docsAt = uint32Array(V);
   const positionsAt = uint32Array(V + 1);
   const skipAt = uint32Array(V + 1);
+  const shape = listGroupShape();
+  const groups = groupCount(n, shape.shift);
   let listTotal = 0;
+  let lowsTotal = 0;
   let denseCount = 0;
+  let groupedCount = 0;
   for (let w = 0; w < V; w++) {
     if (df[w]! * 32 > n) {
-      dense[w] = 1;
+      dense[w] = DENSE;
       docsAt[w] = denseCount++;
+    } else if (df[w]! >= shape.minDf && df[w]! < 0x10000) {
+      // A header of ranks is 16-bit too: a grouped list holds fewer than 2^16 documents.
+      dense[w] = GROUPED;
+      docsAt[w] = lowsTotal;
+      lowsTotal += groups + 1 + df[w]!;
+      groupedCount++;
     } else {
       docsAt[w] = listTotal;
       listTotal += df[w]!;
@@ -124,6 +135,8 @@ function layoutPostings(n: number, order: Uint32Array, renumber: Uint32Array, to
     skipAt[w + 1] = skipAt[w]! + (df[w] === 0 ? 0 : (df[w]! - 1) >>> SKIP_SHIFT);
   }
   const listDocs = uint32Array(listTotal);
+  const listLows = uint16Array(lowsTotal);
+  const lowMask = (1 << shape.shift) - 1;
   const bitsets = uint32Array(denseCount * wordsPerSet);
   const positions = uint16Array(positionsAt[V]!);
   const skip = uint32Array(skipAt[V]!);
@@ -137,18 +150,23 @@ function layoutPostings(n: number, order: Uint32Array, renumber: Uint32Array, to
   plan.anchors.forEach((w, i) => anchorOf.set(w, i));
 
   // One record per build-time word number, so each word read touches one cache line:
-  // position cursor, last document + 1, pairs so far, document cursor (or bitset base, dense), skip base, dense.
+  // position cursor, last document + 1, pairs so far, document cursor (or bitset base, dense;
+  // low-bits cursor, grouped), skip base, kind.
   const META = 6;
   const meta = uint32Array(V * META);
+  // The records of the grouped words, whose headers get a rank as each group starts.
+  const groupedMeta = uint32Array(groupedCount);
+  let g = 0;
   for (let b = 0; b < V; b++) {
     const w = renumber[b]!;
     const m = b * META;
     meta[m] = positionsAt[w]!;
-    meta[m + 3] = dense[w] === 1 ? docsAt[w]! * wordsPerSet : docsAt[w]!;
+    meta[m + 3] = dense[w] === DENSE ? docsAt[w]! * wordsPerSet : dense[w] === GROUPED ? docsAt[w]! + groups + 1 : docsAt[w]!;
     meta[m + 4] = skipAt[w]!;
+    if (dense[w] === GROUPED) groupedMeta[g++] = m;
     const anchor = anchorOf.get(w);
-    // Bit 0: a dense word; bit 1: an anchor (its successors are written).
-    meta[m + 5] = dense[w]! | (anchor === undefined ? 0 : 2);
+    // Bit 0: a dense word; bit 1: an anchor (its successors are written); bit 2: a grouped list.
+    meta[m + 5] = (dense[w] === DENSE ? 1 : dense[w] === GROUPED ? 4 : 0) | (anchor === undefined ? 0 : 2);
     if (anchor !== undefined) codeDelta[b] = plan.codesAt[anchor]! - positionsAt[w]!;
     codeByBuild[b] = successors.codeOf(w);
   }
@@ -159,6 +177,15 @@ function layoutPostings(n: number, order: Uint32Array, renumber: Uint32Array, to
   const { chunks, chunkOf, starts } = tokens.stream;
 
   for (let d = 0; d < n; d++) {
+    if ((d & lowMask) === 0 && d > 0) {
+      // Group d >>> shift starts: each grouped list's header takes its pairs so far (its cursor
+      // is its header + groups + 1 + pairs).
+      const group = d >>> shape.shift;
+      for (let i = 0; i < groupedCount; i++) {
+        const m = groupedMeta[i]!;
+        listLows[meta[m + 3]! - meta[m + 2]! - groups - 1 + group] = meta[m + 2]!;
+      }
+    }
     const input = order[d]!;
     const big = oversize[input] === 1;
     const bytes = chunks[chunkOf[input]!]!;
@@ -209,7 +236,9 @@ function layoutPostings(n: number, order: Uint32Array, renumber: Uint32Array, to
           const pair = meta[m + 2]!;
           meta[m + 2] = pair + 1;
           if ((pair & ((1 << SKIP_SHIFT) - 1)) === 0 && pair > 0) skip[meta[m + 4]! + (pair >>> SKIP_SHIFT) - 1] = meta[m]!;
-          if ((meta[m + 5]! & 1) === 1) bitsets[meta[m + 3]! + (d >>> 5)]! |= 1 << (d & 31);
+          const kind = meta[m + 5]! & 5;
+          if (kind === 1) bitsets[meta[m + 3]! + (d >>> 5)]! |= 1 << (d & 31);
+          else if (kind === 4) listLows[meta[m + 3]!++] = d & lowMask;
           else listDocs[meta[m + 3]!++] = d;
           if (big) positions[meta[m]!++] = 0;
         }
@@ -228,6 +257,7 @@ function layoutPostings(n: number, order: Uint32Array, renumber: Uint32Array, to
     }
   }
 
+  for (let w = 0; w < V; w++) if (dense[w] === GROUPED) listLows[docsAt[w]! + groups] = df[w]!;
   const blocksPerSet = (wordsPerSet >>> RANK_BLOCK_SHIFT) + 1;
   const rankDirectory = uint32Array(denseCount * blocksPerSet);
   for (let s = 0; s < denseCount; s++) {
@@ -239,7 +269,7 @@ function layoutPostings(n: number, order: Uint32Array, renumber: Uint32Array, to
       if (v !== 0) count += popcount32(v);
     }
   }
-  return { postings: new Postings(n, df, docsAt, dense, listDocs, bitsets, rankDirectory, positionsAt, positions, skipAt, skip), successors };
+  return { postings: new Postings(n, df, docsAt, dense, listDocs, bitsets, rankDirectory, positionsAt, positions, skipAt, skip, listLows, shape.shift), successors };
 }
 
 /** Each document's field lengths (in words) and the catalogue's averages, documents numbered by `order`. */
@@ -285,16 +315,10 @@ function shortPrefixSets(n: number, vocabulary: Vocabulary, postings: Postings):
     const [from, to] = vocabulary.prefixRange(String.fromCharCode(set < 26 ? 97 + set : 48 + set - 26));
     for (let w = from; w < to; w++) {
       if (postings.df[w] === 0) continue;
-      if (postings.dense[w] === 1) {
+      if (postings.dense[w] === DENSE) {
         const other = postings.bitsOf(w);
         for (let i = 0; i < words; i++) union[i]! |= other[i]!;
-      } else {
-        const at = postings.docsAt[w]!;
-        for (let i = at; i < at + postings.df[w]!; i++) {
-          const d = postings.listDocs[i]!;
-          union[d >>> 5]! |= 1 << (d & 31);
-        }
-      }
+      } else postings.orInto(w, union);
     }
     bits.push(union);
   }

@@ -63,7 +63,7 @@ export async function writeSnapshot(path: string, parts: IndexParts, meta: Recor
   const header: SnapshotHeader = {
     fileFormat: SNAPSHOT_FILE_FORMAT,
     writer: WRITER,
-    index: { format: parts.format, n: parts.n, digest: parts.digest, averages: { ...parts.averages }, maxRank: { ...parts.maxRank } },
+    index: { format: parts.format, n: parts.n, digest: parts.digest, averages: { ...parts.averages }, maxRank: { ...parts.maxRank }, groupShift: parts.groupShift },
     meta,
     sections: sections.map((s) => s.entry),
     fileBytes: 0,
@@ -155,7 +155,7 @@ export async function readSnapshot(path: string): Promise<Snapshot> {
     if (missing.length > 0) throw new SnapshotError(path, 'corrupted', `it lacks the sections ${missing.join(', ')}`);
     const { index } = header;
     return {
-      parts: { format: index.format, n: index.n, digest: index.digest, averages: index.averages, maxRank: index.maxRank, arrays: arrays as IndexParts['arrays'], json },
+      parts: { format: index.format, n: index.n, digest: index.digest, averages: index.averages, maxRank: index.maxRank, groupShift: index.groupShift, arrays: arrays as IndexParts['arrays'], json },
       meta: header.meta ?? {},
     };
   } finally {

@@ -37,6 +37,7 @@ export interface SnapshotHeader {
     digest: string;
     averages: { title: number; abstract: number; authors: number };
     maxRank: { id: number; title: number; published: number; arxiv_id: number };
+    groupShift: number;
   };
   /** Anything the caller stores beside the index (a catalogue version, the input's identity). */
   meta: Record<string, string>;

@@ -2,7 +2,7 @@ import { bitsToList } from '../bits.js';
 import { lowerBound, type DocSet } from '../doc-set.js';
 import { DocSetTable } from '../doc-set-table.js';
 import type { FieldLayout } from '../field-layout.js';
-import { LAST, POSITION, type Postings } from '../postings.js';
+import { DENSE, GROUPED, LAST, POSITION, type Postings } from '../postings.js';
 
 /**
  * A word is "common" when it occurs at least once per this many documents: walking its
@@ -87,9 +87,6 @@ export function commonWordFields(n: number, postings: Postings, layout: FieldLay
 /** Word `w`'s documents, ascending. */
 function postingDocs(postings: Postings, w: number): Uint32Array {
   const df = postings.df[w]!;
-  if (postings.dense[w] !== 1) {
-    const at = postings.docsAt[w]!;
-    return postings.listDocs.subarray(at, at + df);
-  }
+  if (postings.dense[w] !== DENSE) return postings.dense[w] === GROUPED ? postings.docsOf(w, new Uint32Array(df)) : postings.docsOf(w);
   return bitsToList(postings.bitsOf(w), df);
 }

@@ -3,7 +3,7 @@ import { bitsetWords } from '../bits.js';
 import type { IndexData } from '../builder.js';
 import type { DocSet } from '../doc-set.js';
 import { separatorState, VERIFY_STATE, NO_STATE, type PartSeparators } from '../phrase-join.js';
-import { LAST, POSITION } from '../postings.js';
+import { DENSE, GROUPED, LAST, POSITION } from '../postings.js';
 import { spend } from '../work-budget.js';
 import type { TextField } from './field-text.js';
 
@@ -113,16 +113,29 @@ export function bitmapJoin(
     const end = new Uint32Array(m);
     const off = new Uint32Array(m);
     const dense = new Uint8Array(m);
+    const group = new Uint32Array(m);
+    const { listLows, groups, groupShift } = postings;
     for (let i = 0; i < m; i++) {
       const w = words[i]!;
       const df = postings.df[w]!;
       off[i] = postings.positionsAt[w]!;
       dense[i] = postings.dense[w]!;
-      entry[i] = dense[i] === 1 ? 0 : postings.docsAt[w]!;
-      end[i] = dense[i] === 1 ? 0 : postings.docsAt[w]! + df;
-      nextDoc[i] = df === 0 ? NONE : dense[i] === 1 ? 0 : postings.listDocs[entry[i]!]!;
+      if (dense[i] === GROUPED) {
+        // Entries index `listLows`; `group` is the group of the next document.
+        const header = postings.docsAt[w]!;
+        entry[i] = header + groups + 1;
+        end[i] = entry[i]! + df;
+        let g = 0;
+        while (listLows[header + g + 1] === 0) g++;
+        group[i] = g;
+        nextDoc[i] = df === 0 ? NONE : (g << groupShift) | listLows[entry[i]!]!;
+        continue;
+      }
+      entry[i] = dense[i] === DENSE ? 0 : postings.docsAt[w]!;
+      end[i] = dense[i] === DENSE ? 0 : postings.docsAt[w]! + df;
+      nextDoc[i] = df === 0 ? NONE : dense[i] === DENSE ? 0 : postings.listDocs[entry[i]!]!;
     }
-    return { nextDoc, entry, end, off, dense };
+    return { nextDoc, entry, end, off, dense, group };
   });
   const tables = rules.map(stateTable);
 
@@ -188,6 +201,8 @@ interface Cursors {
   readonly end: Uint32Array;
   readonly off: Uint32Array;
   readonly dense: Uint8Array;
+  /** A grouped list's group of its next document. */
+  readonly group: Uint32Array;
 }
 
 /**
@@ -201,9 +216,9 @@ interface Cursors {
  */
 function passPart(pass: Pass, words: Uint32Array, cursors: Cursors, to: number): number {
   const { index, starts, restriction, unflagged, met, metUnsure, next, nextUnsure, table, c, k, base, yes, verify } = pass;
-  const { nextDoc, entry, end, off, dense } = cursors;
+  const { nextDoc, entry, end, off, dense, group } = cursors;
   const { postings, n } = index;
-  const { positions, listDocs } = postings;
+  const { positions, listDocs, listLows, groups, groupShift } = postings;
   const titleLength = index.layout.titleLength;
   const isTitle = pass.fieldIsTitle;
   const last = c === k - 1;
@@ -211,8 +226,13 @@ function passPart(pass: Pass, words: Uint32Array, cursors: Cursors, to: number):
   for (let i = 0; i < words.length; i++) {
     let d = nextDoc[i]!;
     if (d >= to) continue;
-    const isDense = dense[i] === 1;
+    const isDense = dense[i] === DENSE;
+    const isGrouped = dense[i] === GROUPED;
     const bits = isDense ? postings.bitsOf(words[i]!) : null;
+    // A grouped list: its header, where its low bits start, and the group of entry j.
+    const header = isGrouped ? postings.docsAt[words[i]!]! : 0;
+    const lowsAt = header + groups + 1;
+    let g = group[i]!;
     // A dense word's entry is the bitset word its block starts at (blocks are whole bitset words).
     const words32 = isDense ? Math.min(bits!.length, (to + 31) >>> 5) : 0;
     let j = entry[i]!;
@@ -237,7 +257,10 @@ function passPart(pass: Pass, words: Uint32Array, cursors: Cursors, to: number):
             d = NONE;
             break;
           }
-          d = listDocs[j]!;
+          if (isGrouped) {
+            while (j - lowsAt >= listLows[header + g + 1]!) g++;
+            d = (g << groupShift) | listLows[j]!;
+          } else d = listDocs[j]!;
           if (d >= to) break;
         }
         first = false;
@@ -279,6 +302,7 @@ function passPart(pass: Pass, words: Uint32Array, cursors: Cursors, to: number):
       }
     }
     entry[i] = j;
+    group[i] = g;
     nextDoc[i] = d >= n ? NONE : d;
     off[i] = o;
     read += o - at;

@@ -3,7 +3,7 @@ import { bitsetWords, popcount32 } from '../bits.js';
 import type { IndexData } from '../builder.js';
 import { filterByBits, setSize, setToBits, type DocSet } from '../doc-set.js';
 import { LOOKUP_COST } from '../phrase-join.js';
-import { LAST, POSITION, SPACE_AFTER, SPACE_BEFORE } from '../postings.js';
+import { DENSE, LAST, POSITION, SPACE_AFTER, SPACE_BEFORE } from '../postings.js';
 import { spend } from '../work-budget.js';
 import { bitsToSet, orInto, union } from './doc-bits.js';
 import type { FieldText, TextField } from './field-text.js';
@@ -170,10 +170,10 @@ function walkWord(index: IndexData, w: number, field: TextField, stateOf: Uint8A
   const df = postings.df[w]!;
   let unsureBits = unsure;
   let off = postings.positionsAt[w]!;
-  const dense = postings.dense[w] === 1;
+  const dense = postings.dense[w] === DENSE;
   const set = dense ? postings.bitsOf(w) : null;
-  const listAt = postings.docsAt[w]!;
-  let j = dense ? -1 : listAt;
+  const list = dense ? null : postings.docsOf(w);
+  let j = dense ? -1 : 0;
   let y = 0;
   for (let visited = 0; ; visited++) {
     let d: number;
@@ -184,8 +184,8 @@ function walkWord(index: IndexData, w: number, field: TextField, stateOf: Uint8A
       y ^= t;
       d = (j << 5) + 31 - Math.clz32(t);
     } else {
-      if (j >= listAt + df) break;
-      d = postings.listDocs[j++]!;
+      if (j >= df) break;
+      d = list![j++]!;
     }
     if ((visited & 4095) === 4095) spend(0);
     const title = titleLength[d]!;
@@ -243,7 +243,7 @@ function edgeStates(edges: EdgeSeparators): Uint8Array {
 function lookUpMissing(index: IndexData, w: number, wanted: Uint32Array, found: Uint32Array, visit: (d: number, off: number) => void): void {
   const { postings } = index;
   const df = postings.df[w]!;
-  if (postings.dense[w] === 1) {
+  if (postings.dense[w] === DENSE) {
     const bits = postings.bitsOf(w);
     for (let i = 0; i < bits.length; i++) {
       let v = bits[i]! & wanted[i]! & ~found[i]!;
@@ -256,12 +256,11 @@ function lookUpMissing(index: IndexData, w: number, wanted: Uint32Array, found: 
     }
     return;
   }
-  const at = postings.docsAt[w]!;
-  const docs = postings.listDocs;
-  for (let j = at; j < at + df; j++) {
+  const docs = postings.docsOf(w);
+  for (let j = 0; j < df; j++) {
     const d = docs[j]!;
     const bit = 1 << (d & 31);
-    if ((wanted[d >>> 5]! & ~found[d >>> 5]! & bit) !== 0) visit(d, postings.pairOffset(w, j - at));
+    if ((wanted[d >>> 5]! & ~found[d >>> 5]! & bit) !== 0) visit(d, postings.pairOffset(w, j));
   }
 }
 

@@ -44,8 +44,8 @@ export interface IndexParts {
   readonly json: readonly Uint8Array[];
 }
 
-/** The layout version written by this code (9: grouped 16-bit lists of the words with many documents). */
-export const INDEX_FORMAT = 9;
+/** The layout version written by this code (10: the substring filters' edge sets; 9: grouped 16-bit lists). */
+export const INDEX_FORMAT = 10;
 
 const TABLE_ARRAYS = ['df', 'docsAt', 'dense', 'listDocs', 'bitsets'] as const;
 const tableNames = <P extends string>(prefix: P) => TABLE_ARRAYS.map((a) => `${prefix}.${a}` as const);
@@ -58,6 +58,7 @@ const fieldTextNames = <P extends string>(prefix: P) =>
     `${prefix}.unicode`,
     ...tableNames(`${prefix}.unicodeDocs`),
     `${prefix}.nonAscii`,
+    ...tableNames(`${prefix}.edges`),
   ] as const;
 
 /** Every array of the index, by name (see the classes that use them). */
@@ -150,6 +151,7 @@ function fieldTextArrays(prefix: string, text: FieldText): Record<string, IndexA
     [`${prefix}.unicode`]: text.unicode,
     ...tableArrays(`${prefix}.unicodeDocs`, text.unicodeDocs),
     [`${prefix}.nonAscii`]: text.nonAscii,
+    ...tableArrays(`${prefix}.edges`, text.edges),
   };
 }
 
@@ -283,6 +285,7 @@ export function indexFromParts(parts: IndexParts): IndexData {
       u32(`${prefix}.unicode` as IndexArrayName),
       table(`${prefix}.unicodeDocs`),
       u32(`${prefix}.nonAscii` as IndexArrayName),
+      table(`${prefix}.edges`),
     );
   const store = new PaperStore(
     parts.json,

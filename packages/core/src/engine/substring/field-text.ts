@@ -17,6 +17,28 @@ export function charSet(code: number): number {
   return -1;
 }
 
+/** Printable ASCII characters that are neither letters, digits nor a space: 32 of them. */
+const PUNCT = new Int8Array(128).fill(-1);
+{
+  let p = 0;
+  for (let c = 0x21; c < 0x7f; c++) if (charSet(c) < 0 && (c < 65 || c > 90)) PUNCT[c] = p++;
+}
+
+/** Sets of {@link FieldText.edges}: a letter or digit then a punctuation mark, and a mark then a letter or digit. */
+export const EDGE_SETS = 2 * CHAR_SETS * 32;
+
+/**
+ * The edge set of the two lower-cased ASCII characters `a` then `b`, when one is a letter or
+ * digit and the other punctuation ({@link PUNCT}: not a space), else -1.
+ */
+export function edgeSet(a: number, b: number): number {
+  if (a >= 128 || b >= 128) return -1;
+  const x = charSet(a);
+  if (x >= 0) return PUNCT[b]! >= 0 ? x * 32 + PUNCT[b]! : -1;
+  const y = charSet(b);
+  return y >= 0 && PUNCT[a]! >= 0 ? CHAR_SETS * 32 + PUNCT[a]! * CHAR_SETS + y : -1;
+}
+
 /**
  * What one text field (title or abstract) holds, per document, for the substring filters:
  * computed on the lower-cased text itself, so each answers a question about
@@ -36,6 +58,12 @@ export class FieldText {
     readonly unicodeDocs: DocSetTable,
     /** Documents whose field is not pure ASCII, ascending (their word positions carry no separator flags). */
     readonly nonAscii: Uint32Array,
+    /**
+     * Per pair of a letter or digit and a punctuation mark, either way round ({@link edgeSet}):
+     * the documents whose lower-cased field holds the two side by side (`e,`, `-b`). Such a
+     * needle is answered from its set alone, and a longer one is narrowed by the sets of its edges.
+     */
+    readonly edges: DocSetTable,
   ) {}
 }
 
@@ -51,6 +79,8 @@ export interface FieldTextParts {
   readonly runIds: Uint32Array;
   readonly runStarts: Uint32Array;
   readonly unicode: Map<number, number[]>;
+  readonly edgeIds: Uint16Array;
+  readonly edgeStarts: Uint32Array;
 }
 
 /**
@@ -68,6 +98,10 @@ export class FieldTextBuilder {
   private readonly runIds = new Growable(uint32Array);
   private readonly runStarts = new Growable(uint32Array);
   private stamps = new Int32Array(1024);
+  // The distinct edge sets of each paper, one after another, and where each paper's start.
+  private readonly edgeIds = new Growable(uint16Array);
+  private readonly edgeStarts = new Growable(uint32Array);
+  private readonly edgeStamps = new Int32Array(EDGE_SETS);
   /** Non-ASCII code points per paper (by input number): few papers have any. */
   private readonly unicode = new Map<number, number[]>();
 
@@ -79,6 +113,7 @@ export class FieldTextBuilder {
   add(text: string, isAscii: boolean): void {
     const doc = this.letters.length;
     this.runStarts.push(this.runIds.length);
+    this.edgeStarts.push(this.edgeIds.length);
     this.ascii.push(isAscii ? 1 : 0);
     let letters = 0;
     let digits = 0;
@@ -96,12 +131,17 @@ export class FieldTextBuilder {
         let j = i + 1;
         while (j < n && ASCII_FOLD[text.charCodeAt(j)] === 0) j++;
         this.addRun(doc, j - i === 1 && c === SPACE ? this.spaceRun : this.runTable.sliceNumber(text, i, j));
+        // A maximal run: a letter or digit stands before and after it (unless at an end).
+        if (i > 0) this.addEdge(doc, edgeSet(ASCII_FOLD[text.charCodeAt(i - 1)]!, c));
+        if (j < n) this.addEdge(doc, edgeSet(text.charCodeAt(j - 1), ASCII_FOLD[text.charCodeAt(j)]!));
         i = j;
       }
     } else {
       const points: number[] = [];
       let run = '';
-      for (const ch of text.toLowerCase()) {
+      const lower = text.toLowerCase();
+      for (let i = 1; i < lower.length; i++) this.addEdge(doc, edgeSet(lower.charCodeAt(i - 1), lower.charCodeAt(i)));
+      for (const ch of lower) {
         const code = ch.codePointAt(0)!;
         const set = code < 128 ? charSet(code) : -1;
         if (set >= 26) digits |= 1 << (set - 26);
@@ -130,6 +170,12 @@ export class FieldTextBuilder {
     this.runIds.push(id);
   }
 
+  private addEdge(doc: number, set: number): void {
+    if (set < 0 || this.edgeStamps[set] === doc + 1) return;
+    this.edgeStamps[set] = doc + 1;
+    this.edgeIds.push(set);
+  }
+
   /** What was collected, for {@link finishFieldText}. */
   parts(): FieldTextParts {
     return {
@@ -140,6 +186,8 @@ export class FieldTextBuilder {
       runIds: this.runIds.array.subarray(0, this.runIds.length),
       runStarts: this.runStarts.array.subarray(0, this.runStarts.length),
       unicode: this.unicode,
+      edgeIds: this.edgeIds.array.subarray(0, this.edgeIds.length),
+      edgeStarts: this.edgeStarts.array.subarray(0, this.edgeStarts.length),
     };
   }
 
@@ -203,5 +251,14 @@ export function finishFieldText(parts: FieldTextParts, order: Uint32Array): Fiel
   const unicodeDocs = DocSetTable.build(n, unicode.length, (add) => {
     for (const [d, ...points] of unicodeByDoc) for (const p of points) add(d!, numberOf.get(p)!);
   });
-  return new FieldText(chars, runs, runDocs, unicode, unicodeDocs, Uint32Array.from(nonAscii));
+  const edgeIds = parts.edgeIds;
+  const edgeStarts = parts.edgeStarts;
+  const edges = DocSetTable.build(n, EDGE_SETS, (add) => {
+    for (let d = 0; d < n; d++) {
+      const input = order[d]!;
+      const end = input + 1 < edgeStarts.length ? edgeStarts[input + 1]! : edgeIds.length;
+      for (let k = edgeStarts[input]!; k < end; k++) add(d, edgeIds[k]!);
+    }
+  });
+  return new FieldText(chars, runs, runDocs, unicode, unicodeDocs, Uint32Array.from(nonAscii), edges);
 }

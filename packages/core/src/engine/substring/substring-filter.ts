@@ -5,7 +5,7 @@ import { EMPTY_SET, intersectSets, listSet, lowerBound, setHas, setSize, setToLi
 import { asciiBytes } from '../paper-store.js';
 import { ANCHOR_COST, LOOKUP_COST, WALK_COST, type PhraseJoin } from '../phrase-join.js';
 import { spend } from '../work-budget.js';
-import { charSet, type FieldText, type TextField } from './field-text.js';
+import { charSet, edgeSet, type FieldText, type TextField } from './field-text.js';
 import { nonEmpty, partMatch, partSeparators, readNeedle } from './needle.js';
 import { canSearchRaw, prepareRawNeedle, rawContains, rawContainsAnyText, rawContainsShort } from './raw-search.js';
 import type { Vocabulary } from '../vocabulary.js';
@@ -30,7 +30,8 @@ const READ_EACH_UP_TO = 1024;
  * `text.toLowerCase().includes(needle)`, among `within` (all documents when null).
  *
  * - A needle of one ASCII letter or digit, or of ASCII characters that are neither (`", "`,
- *   `"("`), is answered by the field's character or separator sets alone.
+ *   `"("`), or of a letter or digit beside a punctuation mark (`e,`, `-b`), is answered by the
+ *   field's character, separator or edge sets alone.
  * - A needle with letters or digits is found through the word index: its runs of letters and
  *   digits must be words (or word ends, starts, parts) at consecutive positions of the field,
  *   and the separator flags of the positions prove or refute "one space" between them. Only
@@ -64,6 +65,9 @@ export function substringMatches(index: IndexData, join: PhraseJoin, field: Text
   if (k === 1 && separators[0] === '' && separators[1] === '' && words[0]!.length === 1) {
     return within_(text.chars.set(charSet(words[0]!.charCodeAt(0))), restrict, index.n);
   }
+  // A letter or digit beside a punctuation mark (`e,`, `-b`, `s.`): its edge set.
+  const edge = needle.length === 2 ? edgeSet(needle.charCodeAt(0), needle.charCodeAt(1)) : -1;
+  if (edge >= 0) return within_(text.edges.set(edge), restrict, index.n);
   // Necessary conditions, exact for every document: the needle's letters and digits are in the
   // field, its inner separators are separator runs of it, its edges end and start such runs.
   let candidates: DocSet = restrict ?? all;
@@ -73,6 +77,11 @@ export function substringMatches(index: IndexData, join: PhraseJoin, field: Text
   const last = separators[k]!;
   if (first !== '') candidates = intersectSets(candidates, separatorRuns(text, index.n, 'suffix', first), index.n);
   if (last !== '') candidates = intersectSets(candidates, separatorRuns(text, index.n, 'prefix', last), index.n);
+  // And each letter or digit beside a punctuation mark in it, side by side in the field.
+  for (let i = 1; i < needle.length; i++) {
+    const set = edgeSet(needle.charCodeAt(i - 1), needle.charCodeAt(i));
+    if (set >= 0) candidates = intersectSets(candidates, text.edges.set(set), index.n);
+  }
   const count = setSize(candidates);
   if (count === 0) return EMPTY_SET;
 

@@ -25,7 +25,7 @@ const TRICKY: Partial<Paper>[] = [
 ];
 
 const ALPHABET = ['a', 'e', 't', 'h', 'o', 'f', 'n', 's', 'i', 'x', 'y', '0', '1', ' ', '  ', '-', '.', ',', '(', ')', '$', '\\', '"', ':', ';', 'é', 'İ', 'i̇', 'ß', 'ss', '\u212a', 'k', 'σ', 'ς', '😀', '\n', '\t', 'ﬁ', 'fi'];
-const FIXED = ['nlines', 'tsep', 'rx', 'u000', '0001', '001f', '01c', '1ffin', 'nslash', 'n', '\\n', 'k\\n', '"n', 'ell', 'lb', 'l\u0007b', 'tion of the', ' of the ', 'of the', 'e.g.', 'state-of-the-art', ', ', ',', ' ', '  ', '.', 'zzzzzzzqqq', 'e', 'the', 'th', 'ation', ' a', 'a ', 'x,y', 'x, y', '-', '--', '$\\', 'i̇', 'istanbul', 'k', '\u212a', 'straße', 'ς', 'σ', 'é', 'cafe', '\n', 'of them.', 'of the end', 'w1 w2', 'of the w', 'e,', 'x-', '-r', '(b', 'b)', 'd.', 'k,', 'k-', '-b', 'i-', 'a.', '.b', '1,', ',2', '(3', '9%', 's.', 'y)', 'n:', "n'", "'t", 'z,', '-z'];
+const FIXED = ['nlines', 'tsep', 'rx', 'u000', '0001', '001f', '01c', '1ffin', 'nslash', 'n', '\\n', 'k\\n', '"n', 'ell', 'lb', 'l\u0007b', 'tion of the', ' of the ', 'of the', 'e.g.', 'state-of-the-art', ', ', ',', ' ', '  ', '.', 'zzzzzzzqqq', 'e', 'the', 'th', 'ation', ' a', 'a ', 'x,y', 'x, y', '-', '--', '$\\', 'i̇', 'istanbul', 'k', '\u212a', 'straße', 'ς', 'σ', 'é', 'cafe', '\n', 'of them.', 'of the end', 'w1 w2', 'of the w', 'e,', 'x-', '-r', '(b', 'b)', 'd.', 'k,', 'k-', '-b', 'i-', 'a.', '.b', '1,', ',2', '(3', '9%', 's.', 'y)', 'n:', "n'", "'t", 'z,', '-z', 'e ', ' e', 'x ', ' x', 'd ', ' 9', '9 ', 'k ', ' k', 'i ', ' z'];
 
 /**
  * The catalogue as one index, or written in batches: small delta indexes whose substring tables

@@ -44,8 +44,8 @@ export interface IndexParts {
   readonly json: readonly Uint8Array[];
 }
 
-/** The layout version written by this code (10: the substring filters' edge sets; 9: grouped 16-bit lists). */
-export const INDEX_FORMAT = 10;
+/** The layout version written by this code (11: edge sets with a space; 10: the substring filters' edge sets; 9: grouped 16-bit lists). */
+export const INDEX_FORMAT = 11;
 
 const TABLE_ARRAYS = ['df', 'docsAt', 'dense', 'listDocs', 'bitsets'] as const;
 const tableNames = <P extends string>(prefix: P) => TABLE_ARRAYS.map((a) => `${prefix}.${a}` as const);

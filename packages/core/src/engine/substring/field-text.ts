@@ -17,26 +17,27 @@ export function charSet(code: number): number {
   return -1;
 }
 
-/** Printable ASCII characters that are neither letters, digits nor a space: 32 of them. */
-const PUNCT = new Int8Array(128).fill(-1);
+/** Printable ASCII characters that are neither letters nor digits, the space included: 33 of them. */
+const MARKS = 33;
+const MARK = new Int8Array(128).fill(-1);
 {
   let p = 0;
-  for (let c = 0x21; c < 0x7f; c++) if (charSet(c) < 0 && (c < 65 || c > 90)) PUNCT[c] = p++;
+  for (let c = 0x20; c < 0x7f; c++) if (charSet(c) < 0 && (c < 65 || c > 90)) MARK[c] = p++;
 }
 
-/** Sets of {@link FieldText.edges}: a letter or digit then a punctuation mark, and a mark then a letter or digit. */
-export const EDGE_SETS = 2 * CHAR_SETS * 32;
+/** Sets of {@link FieldText.edges}: a letter or digit then a mark, and a mark then a letter or digit. */
+export const EDGE_SETS = 2 * CHAR_SETS * MARKS;
 
 /**
  * The edge set of the two lower-cased ASCII characters `a` then `b`, when one is a letter or
- * digit and the other punctuation ({@link PUNCT}: not a space), else -1.
+ * digit and the other a printable mark or a space ({@link MARK}), else -1.
  */
 export function edgeSet(a: number, b: number): number {
   if (a >= 128 || b >= 128) return -1;
   const x = charSet(a);
-  if (x >= 0) return PUNCT[b]! >= 0 ? x * 32 + PUNCT[b]! : -1;
+  if (x >= 0) return MARK[b]! >= 0 ? x * MARKS + MARK[b]! : -1;
   const y = charSet(b);
-  return y >= 0 && PUNCT[a]! >= 0 ? CHAR_SETS * 32 + PUNCT[a]! * CHAR_SETS + y : -1;
+  return y >= 0 && MARK[a]! >= 0 ? CHAR_SETS * MARKS + MARK[a]! * CHAR_SETS + y : -1;
 }
 
 /**
@@ -59,9 +60,10 @@ export class FieldText {
     /** Documents whose field is not pure ASCII, ascending (their word positions carry no separator flags). */
     readonly nonAscii: Uint32Array,
     /**
-     * Per pair of a letter or digit and a punctuation mark, either way round ({@link edgeSet}):
-     * the documents whose lower-cased field holds the two side by side (`e,`, `-b`). Such a
-     * needle is answered from its set alone, and a longer one is narrowed by the sets of its edges.
+     * Per pair of a letter or digit and a printable mark or a space, either way round
+     * ({@link edgeSet}): the documents whose lower-cased field holds the two side by side (`e,`,
+     * `-b`, `e `). Such a needle is answered from its set alone, and a longer one is narrowed by
+     * the sets of its edges.
      */
     readonly edges: DocSetTable,
   ) {}

@@ -30,8 +30,8 @@ const READ_EACH_UP_TO = 1024;
  * `text.toLowerCase().includes(needle)`, among `within` (all documents when null).
  *
  * - A needle of one ASCII letter or digit, or of ASCII characters that are neither (`", "`,
- *   `"("`), or of a letter or digit beside a punctuation mark (`e,`, `-b`), is answered by the
- *   field's character, separator or edge sets alone.
+ *   `"("`), or of a letter or digit beside a punctuation mark or a space (`e,`, `-b`, `e `), is
+ *   answered by the field's character, separator or edge sets alone.
  * - A needle with letters or digits is found through the word index: its runs of letters and
  *   digits must be words (or word ends, starts, parts) at consecutive positions of the field,
  *   and the separator flags of the positions prove or refute "one space" between them. Only
@@ -65,7 +65,7 @@ export function substringMatches(index: IndexData, join: PhraseJoin, field: Text
   if (k === 1 && separators[0] === '' && separators[1] === '' && words[0]!.length === 1) {
     return within_(text.chars.set(charSet(words[0]!.charCodeAt(0))), restrict, index.n);
   }
-  // A letter or digit beside a punctuation mark (`e,`, `-b`, `s.`): its edge set.
+  // A letter or digit beside a punctuation mark or a space (`e,`, `-b`, `e `): its edge set.
   const edge = needle.length === 2 ? edgeSet(needle.charCodeAt(0), needle.charCodeAt(1)) : -1;
   if (edge >= 0) return within_(text.edges.set(edge), restrict, index.n);
   // Necessary conditions, exact for every document: the needle's letters and digits are in the
@@ -77,7 +77,7 @@ export function substringMatches(index: IndexData, join: PhraseJoin, field: Text
   const last = separators[k]!;
   if (first !== '') candidates = intersectSets(candidates, separatorRuns(text, index.n, 'suffix', first), index.n);
   if (last !== '') candidates = intersectSets(candidates, separatorRuns(text, index.n, 'prefix', last), index.n);
-  // And each letter or digit beside a punctuation mark in it, side by side in the field.
+  // And each letter or digit beside a mark or a space in it, side by side in the field.
   for (let i = 1; i < needle.length; i++) {
     const set = edgeSet(needle.charCodeAt(i - 1), needle.charCodeAt(i));
     if (set >= 0) candidates = intersectSets(candidates, text.edges.set(set), index.n);

@@ -23,9 +23,21 @@ function build(papers: readonly Paper[], deferTables: boolean): IndexData {
   return builder.finish();
 }
 
-/** The deferred tables of `index` as plain data (class instances compared field by field). */
+/**
+ * The deferred tables of `index` as plain data: class instances field by field, typed arrays as
+ * their type and bytes (a deep comparison element by element took most of this file's time:
+ * the edge sets alone are 2,376 entries a table).
+ */
 function tablesOf(index: IndexData): unknown {
-  return Object.fromEntries(DEFERRED_TABLES.map((name) => [name, index[name]]));
+  return Object.fromEntries(DEFERRED_TABLES.map((name) => [name, plain(index[name])]));
+}
+
+function plain(value: unknown): unknown {
+  if (ArrayBuffer.isView(value)) return `${value.constructor.name}:${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64')}`;
+  if (Array.isArray(value)) return value.map(plain);
+  if (value instanceof Map) return [...value].map(([k, v]) => [plain(k), plain(v)]);
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
+  return value;
 }
 
 const PIECES = ['of', 'the', 'The', 'learning', 'tion', 'é', 'İ', 'ß', 'ﬁ', '😀', '\ud800', '\udc00', '"', '\\', '\n', ' ', '  ', '-', ', ', '0', '42', 'Σ', 'ς', 'cafe\u0301', '\u212a', 'x'];

@@ -21,11 +21,13 @@ const TRICKY: Partial<Paper>[] = [
   { title: 'x', abstract: '' },
   // Letters and digits beside punctuation, answered from the edge sets (`e,`, `-b`), also through case folding.
   { title: 'E, X-Ray (b) end.', abstract: 'K, \u212a-band; İ-dot, a.b, 1,2 (3) [x] 9% s.t. y) n: don\'t' },
+  // Letters and digits around one space, answered from the titles' gap sets (`e t`), also through case folding.
+  { title: 'Big K \u212a T \u0130 x 9 Z r\u00e9 t A  B a\tb', abstract: 'E T k t' },
   { title: 'Control \u0001char and \u001ffin', abstract: 'new\nlines; tab\tsep; cr\rx; bell\u0007b; back\\nslash; quote\"n' },
 ];
 
 const ALPHABET = ['a', 'e', 't', 'h', 'o', 'f', 'n', 's', 'i', 'x', 'y', '0', '1', ' ', '  ', '-', '.', ',', '(', ')', '$', '\\', '"', ':', ';', 'é', 'İ', 'i̇', 'ß', 'ss', '\u212a', 'k', 'σ', 'ς', '😀', '\n', '\t', 'ﬁ', 'fi'];
-const FIXED = ['nlines', 'tsep', 'rx', 'u000', '0001', '001f', '01c', '1ffin', 'nslash', 'n', '\\n', 'k\\n', '"n', 'ell', 'lb', 'l\u0007b', 'tion of the', ' of the ', 'of the', 'e.g.', 'state-of-the-art', ', ', ',', ' ', '  ', '.', 'zzzzzzzqqq', 'e', 'the', 'th', 'ation', ' a', 'a ', 'x,y', 'x, y', '-', '--', '$\\', 'i̇', 'istanbul', 'k', '\u212a', 'straße', 'ς', 'σ', 'é', 'cafe', '\n', 'of them.', 'of the end', 'w1 w2', 'of the w', 'e,', 'x-', '-r', '(b', 'b)', 'd.', 'k,', 'k-', '-b', 'i-', 'a.', '.b', '1,', ',2', '(3', '9%', 's.', 'y)', 'n:', "n'", "'t", 'z,', '-z', 'e ', ' e', 'x ', ' x', 'd ', ' 9', '9 ', 'k ', ' k', 'i ', ' z'];
+const FIXED = ['nlines', 'tsep', 'rx', 'u000', '0001', '001f', '01c', '1ffin', 'nslash', 'n', '\\n', 'k\\n', '"n', 'ell', 'lb', 'l\u0007b', 'tion of the', ' of the ', 'of the', 'e.g.', 'state-of-the-art', ', ', ',', ' ', '  ', '.', 'zzzzzzzqqq', 'e', 'the', 'th', 'ation', ' a', 'a ', 'x,y', 'x, y', '-', '--', '$\\', 'i̇', 'istanbul', 'k', '\u212a', 'straße', 'ς', 'σ', 'é', 'cafe', '\n', 'of them.', 'of the end', 'w1 w2', 'of the w', 'e,', 'x-', '-r', '(b', 'b)', 'd.', 'k,', 'k-', '-b', 'i-', 'a.', '.b', '1,', ',2', '(3', '9%', 's.', 'y)', 'n:', "n'", "'t", 'z,', '-z', 'e ', ' e', 'x ', ' x', 'd ', ' 9', '9 ', 'k ', ' k', 'i ', ' z', 'e t', 'g k', 'k t', 'i t', 'x 9', '9 z', 'é t', 'a b', 's o', 'n t', 'ed t', 'z r', 'f t'];
 
 /**
  * The catalogue as one index, or written in batches: small delta indexes whose substring tables

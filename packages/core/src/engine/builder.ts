@@ -5,7 +5,7 @@ import { PaperStoreBuilder } from './paper-store.js';
 import { denseRanks, inverse, sortByRank, sortByRankThen } from './ranks.js';
 import { compareCodePoints } from '../ordering/title-sort-key.js';
 import { ASCII_ABSTRACT, ASCII_TITLE, PaperTokenizer, type TokenData } from './paper-tokens.js';
-import { FieldTextBuilder } from './substring/field-text.js';
+import { FieldTextBuilder, TITLE_GAPS } from './substring/field-text.js';
 import { commonWordFields } from './substring/common-word-fields.js';
 import { uint32Array } from './alloc.js';
 import { AuthorNames, AuthorNamesBuilder } from './author-names.js';
@@ -69,7 +69,7 @@ export class IndexBuilder {
     this.store = new PaperStoreBuilder(expectedJsonBytes);
     this.tokenizer = tokenizeHere ? new PaperTokenizer() : null;
     this.deferTables = deferTables;
-    this.titleText = deferTables ? null : new FieldTextBuilder();
+    this.titleText = deferTables ? null : new FieldTextBuilder(TITLE_GAPS);
     this.abstractText = deferTables ? null : new FieldTextBuilder();
   }
 

@@ -1,7 +1,7 @@
 import type { IndexData } from './index-data.js';
 import type { PaperStore } from './paper-store.js';
 import { readJsonString } from './paper-store.js';
-import { FieldTextBuilder, type FieldText } from './substring/field-text.js';
+import { FieldTextBuilder, TITLE_GAPS, type FieldText } from './substring/field-text.js';
 import { commonWordFields } from './substring/common-word-fields.js';
 import { suffixOrder } from './suffix-order.js';
 import { uint32Array } from './alloc.js';
@@ -130,7 +130,7 @@ export function withTables(rest: IndexWithoutDeferred, tables: DeferredTablesOf)
  * index order): the text a build reads from the paper objects, read back from its JSON.
  */
 export function fieldTextsOf(n: number, store: PaperStore): { title: FieldText; abstract: FieldText } {
-  const title = new FieldTextBuilder();
+  const title = new FieldTextBuilder(TITLE_GAPS);
   const abstract = new FieldTextBuilder();
   for (let d = 0; d < n; d++) {
     const json = store.json(d);

@@ -44,8 +44,8 @@ export interface IndexParts {
   readonly json: readonly Uint8Array[];
 }
 
-/** The layout version written by this code (11: edge sets with a space; 10: the substring filters' edge sets; 9: grouped 16-bit lists). */
-export const INDEX_FORMAT = 11;
+/** The layout version written by this code (12: titles' gap sets; 11: edge sets with a space; 10: the substring filters' edge sets; 9: grouped 16-bit lists). */
+export const INDEX_FORMAT = 12;
 
 const TABLE_ARRAYS = ['df', 'docsAt', 'dense', 'listDocs', 'bitsets'] as const;
 const tableNames = <P extends string>(prefix: P) => TABLE_ARRAYS.map((a) => `${prefix}.${a}` as const);
@@ -59,6 +59,7 @@ const fieldTextNames = <P extends string>(prefix: P) =>
     ...tableNames(`${prefix}.unicodeDocs`),
     `${prefix}.nonAscii`,
     ...tableNames(`${prefix}.edges`),
+    ...tableNames(`${prefix}.gaps`),
   ] as const;
 
 /** Every array of the index, by name (see the classes that use them). */
@@ -152,6 +153,7 @@ function fieldTextArrays(prefix: string, text: FieldText): Record<string, IndexA
     ...tableArrays(`${prefix}.unicodeDocs`, text.unicodeDocs),
     [`${prefix}.nonAscii`]: text.nonAscii,
     ...tableArrays(`${prefix}.edges`, text.edges),
+    ...tableArrays(`${prefix}.gaps`, text.gaps),
   };
 }
 
@@ -286,6 +288,7 @@ export function indexFromParts(parts: IndexParts): IndexData {
       table(`${prefix}.unicodeDocs`),
       u32(`${prefix}.nonAscii` as IndexArrayName),
       table(`${prefix}.edges`),
+      table(`${prefix}.gaps`),
     );
   const store = new PaperStore(
     parts.json,

@@ -40,6 +40,22 @@ export function edgeSet(a: number, b: number): number {
   return y >= 0 && MARK[a]! >= 0 ? CHAR_SETS * MARKS + MARK[a]! * CHAR_SETS + y : -1;
 }
 
+/** Sets of {@link FieldText.gaps}: a letter or digit, one space, a letter or digit (`e t`, `5 x`). */
+export const GAP_SETS = CHAR_SETS * CHAR_SETS;
+
+/** Whether titles keep their gap sets (see {@link FieldText.gaps}); abstracts do not. */
+export const TITLE_GAPS = true;
+
+/**
+ * The gap set of the three lower-cased ASCII characters `a`, a space, `b`, when `a` and `b` are
+ * letters or digits, else -1.
+ */
+export function gapSet(a: number, b: number): number {
+  const x = charSet(a);
+  const y = charSet(b);
+  return x >= 0 && y >= 0 ? x * CHAR_SETS + y : -1;
+}
+
 /**
  * What one text field (title or abstract) holds, per document, for the substring filters:
  * computed on the lower-cased text itself, so each answers a question about
@@ -66,6 +82,14 @@ export class FieldText {
      * the sets of its edges.
      */
     readonly edges: DocSetTable,
+    /**
+     * Per letter or digit, space, letter or digit ({@link gapSet}): the documents whose
+     * lower-cased field holds the three side by side (`e t`). Kept for titles only: such a
+     * needle otherwise joins every word ending in its first letter with every word starting
+     * with its last, whatever the matches; an abstract's sets would be about 22 MB at 498k
+     * papers. Empty (no sets) for a field without them.
+     */
+    readonly gaps: DocSetTable,
   ) {}
 }
 
@@ -83,6 +107,10 @@ export interface FieldTextParts {
   readonly unicode: Map<number, number[]>;
   readonly edgeIds: Uint16Array;
   readonly edgeStarts: Uint32Array;
+  /** Whether gap sets were collected (see {@link FieldText.gaps}), and per paper its distinct ones. */
+  readonly gaps: boolean;
+  readonly gapIds: Uint16Array;
+  readonly gapStarts: Uint32Array;
 }
 
 /**
@@ -104,11 +132,17 @@ export class FieldTextBuilder {
   private readonly edgeIds = new Growable(uint16Array);
   private readonly edgeStarts = new Growable(uint32Array);
   private readonly edgeStamps = new Int32Array(EDGE_SETS);
+  // The same for the gap sets, when kept.
+  private readonly gapIds = new Growable(uint16Array);
+  private readonly gapStarts = new Growable(uint32Array);
+  private readonly gapStamps: Int32Array;
   /** Non-ASCII code points per paper (by input number): few papers have any. */
   private readonly unicode = new Map<number, number[]>();
 
-  constructor() {
+  /** `gaps`: collect the gap sets too (see {@link FieldText.gaps}). */
+  constructor(private readonly gaps = false) {
     this.spaceRun = this.runTable.wordNumber(' ');
+    this.gapStamps = new Int32Array(gaps ? GAP_SETS : 0);
   }
 
   /** Adds the next paper's field; `isAscii` says whether the text is pure ASCII. */
@@ -116,6 +150,7 @@ export class FieldTextBuilder {
     const doc = this.letters.length;
     this.runStarts.push(this.runIds.length);
     this.edgeStarts.push(this.edgeIds.length);
+    if (this.gaps) this.gapStarts.push(this.gapIds.length);
     this.ascii.push(isAscii ? 1 : 0);
     let letters = 0;
     let digits = 0;
@@ -132,7 +167,10 @@ export class FieldTextBuilder {
         }
         let j = i + 1;
         while (j < n && ASCII_FOLD[text.charCodeAt(j)] === 0) j++;
-        this.addRun(doc, j - i === 1 && c === SPACE ? this.spaceRun : this.runTable.sliceNumber(text, i, j));
+        const space = j - i === 1 && c === SPACE;
+        this.addRun(doc, space ? this.spaceRun : this.runTable.sliceNumber(text, i, j));
+        // One space between letters or digits (folded: a maximal run has them on both sides).
+        if (space && this.gaps && i > 0 && j < n) this.addGap(doc, gapSet(ASCII_FOLD[text.charCodeAt(i - 1)]!, ASCII_FOLD[text.charCodeAt(j)]!));
         // A maximal run: a letter or digit stands before and after it (unless at an end).
         if (i > 0) this.addEdge(doc, edgeSet(ASCII_FOLD[text.charCodeAt(i - 1)]!, c));
         if (j < n) this.addEdge(doc, edgeSet(text.charCodeAt(j - 1), ASCII_FOLD[text.charCodeAt(j)]!));
@@ -143,6 +181,9 @@ export class FieldTextBuilder {
       let run = '';
       const lower = text.toLowerCase();
       for (let i = 1; i < lower.length; i++) this.addEdge(doc, edgeSet(lower.charCodeAt(i - 1), lower.charCodeAt(i)));
+      if (this.gaps) {
+        for (let i = 1; i + 1 < lower.length; i++) if (lower.charCodeAt(i) === SPACE) this.addGap(doc, gapSet(lower.charCodeAt(i - 1), lower.charCodeAt(i + 1)));
+      }
       for (const ch of lower) {
         const code = ch.codePointAt(0)!;
         const set = code < 128 ? charSet(code) : -1;
@@ -178,6 +219,12 @@ export class FieldTextBuilder {
     this.edgeIds.push(set);
   }
 
+  private addGap(doc: number, set: number): void {
+    if (set < 0 || this.gapStamps[set] === doc + 1) return;
+    this.gapStamps[set] = doc + 1;
+    this.gapIds.push(set);
+  }
+
   /** What was collected, for {@link finishFieldText}. */
   parts(): FieldTextParts {
     return {
@@ -190,6 +237,9 @@ export class FieldTextBuilder {
       unicode: this.unicode,
       edgeIds: this.edgeIds.array.subarray(0, this.edgeIds.length),
       edgeStarts: this.edgeStarts.array.subarray(0, this.edgeStarts.length),
+      gaps: this.gaps,
+      gapIds: this.gapIds.array.subarray(0, this.gapIds.length),
+      gapStarts: this.gapStarts.array.subarray(0, this.gapStarts.length),
     };
   }
 
@@ -253,14 +303,19 @@ export function finishFieldText(parts: FieldTextParts, order: Uint32Array): Fiel
   const unicodeDocs = DocSetTable.build(n, unicode.length, (add) => {
     for (const [d, ...points] of unicodeByDoc) for (const p of points) add(d!, numberOf.get(p)!);
   });
-  const edgeIds = parts.edgeIds;
-  const edgeStarts = parts.edgeStarts;
-  const edges = DocSetTable.build(n, EDGE_SETS, (add) => {
+  const edges = perPaperSets(n, EDGE_SETS, parts.edgeIds, parts.edgeStarts, order);
+  const gaps = perPaperSets(n, parts.gaps ? GAP_SETS : 0, parts.gapIds, parts.gapStarts, order);
+  return new FieldText(chars, runs, runDocs, unicode, unicodeDocs, Uint32Array.from(nonAscii), edges, gaps);
+}
+
+/** A table of `sets` sets from each paper's distinct set numbers (`ids`, paper `p`'s from `starts[p]`), documents numbered by `order`. */
+function perPaperSets(n: number, sets: number, ids: Uint16Array, starts: Uint32Array, order: Uint32Array): DocSetTable {
+  return DocSetTable.build(n, sets, (add) => {
+    if (sets === 0) return;
     for (let d = 0; d < n; d++) {
       const input = order[d]!;
-      const end = input + 1 < edgeStarts.length ? edgeStarts[input + 1]! : edgeIds.length;
-      for (let k = edgeStarts[input]!; k < end; k++) add(d, edgeIds[k]!);
+      const end = input + 1 < starts.length ? starts[input + 1]! : ids.length;
+      for (let k = starts[input]!; k < end; k++) add(d, ids[k]!);
     }
   });
-  return new FieldText(chars, runs, runDocs, unicode, unicodeDocs, Uint32Array.from(nonAscii), edges);
 }

@@ -5,7 +5,7 @@ import { EMPTY_SET, intersectSets, listSet, lowerBound, setHas, setSize, setToLi
 import { asciiBytes } from '../paper-store.js';
 import { ANCHOR_COST, LOOKUP_COST, WALK_COST, type PhraseJoin } from '../phrase-join.js';
 import { spend } from '../work-budget.js';
-import { charSet, edgeSet, type FieldText, type TextField } from './field-text.js';
+import { charSet, edgeSet, gapSet, type FieldText, type TextField } from './field-text.js';
 import { nonEmpty, partMatch, partSeparators, readNeedle } from './needle.js';
 import { canSearchRaw, prepareRawNeedle, rawContains, rawContainsAnyText, rawContainsShort } from './raw-search.js';
 import type { Vocabulary } from '../vocabulary.js';
@@ -30,8 +30,9 @@ const READ_EACH_UP_TO = 1024;
  * `text.toLowerCase().includes(needle)`, among `within` (all documents when null).
  *
  * - A needle of one ASCII letter or digit, or of ASCII characters that are neither (`", "`,
- *   `"("`), or of a letter or digit beside a punctuation mark or a space (`e,`, `-b`, `e `), is
- *   answered by the field's character, separator or edge sets alone.
+ *   `"("`), or of a letter or digit beside a punctuation mark or a space (`e,`, `-b`, `e `), or
+ *   (in titles) of two letters or digits around a space (`e t`), is answered by the field's
+ *   character, separator, edge or gap sets alone.
  * - A needle with letters or digits is found through the word index: its runs of letters and
  *   digits must be words (or word ends, starts, parts) at consecutive positions of the field,
  *   and the separator flags of the positions prove or refute "one space" between them. Only
@@ -68,6 +69,9 @@ export function substringMatches(index: IndexData, join: PhraseJoin, field: Text
   // A letter or digit beside a punctuation mark or a space (`e,`, `-b`, `e `): its edge set.
   const edge = needle.length === 2 ? edgeSet(needle.charCodeAt(0), needle.charCodeAt(1)) : -1;
   if (edge >= 0) return within_(text.edges.set(edge), restrict, index.n);
+  // A letter or digit, a space, a letter or digit (`e t`), in a field with gap sets: its set.
+  const gap = needle.length === 3 ? gapOf(text, needle, 1) : -1;
+  if (gap >= 0) return within_(text.gaps.set(gap), restrict, index.n);
   // Necessary conditions, exact for every document: the needle's letters and digits are in the
   // field, its inner separators are separator runs of it, its edges end and start such runs.
   let candidates: DocSet = restrict ?? all;
@@ -81,6 +85,8 @@ export function substringMatches(index: IndexData, join: PhraseJoin, field: Text
   for (let i = 1; i < needle.length; i++) {
     const set = edgeSet(needle.charCodeAt(i - 1), needle.charCodeAt(i));
     if (set >= 0) candidates = intersectSets(candidates, text.edges.set(set), index.n);
+    const gap = gapOf(text, needle, i);
+    if (gap >= 0) candidates = intersectSets(candidates, text.gaps.set(gap), index.n);
   }
   const count = setSize(candidates);
   if (count === 0) return EMPTY_SET;
@@ -107,6 +113,12 @@ export function substringMatches(index: IndexData, join: PhraseJoin, field: Text
   const oversize = narrowed === null ? index.layout.oversize : index.layout.oversize.filter((d) => setHas(narrowed, d));
   const unsure = union(verify, oversize);
   return union(yes, read(unsure.kind === 'list' ? unsure.docs : verify));
+}
+
+/** The gap set of the space at `i` of `needle` with its neighbours, when `text` keeps gap sets and there is one, else -1. */
+function gapOf(text: FieldText, needle: string, i: number): number {
+  if (text.gaps.size === 0 || i < 1 || i + 1 >= needle.length || needle.charCodeAt(i) !== 0x20) return -1;
+  return gapSet(needle.charCodeAt(i - 1), needle.charCodeAt(i + 1));
 }
 
 /** `set` within `restrict` (all of it when there is no restriction). */

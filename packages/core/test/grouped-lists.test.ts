@@ -58,4 +58,5 @@ await import('./relevance-prefix-ranges.test.js');
 await import('./phrase-pairs.test.js');
 await import('./substring-filter.test.js');
 await import('./position-bitmap-join.test.js');
+await import('./doc-set-table.test.js');
 await import('./word-walk.test.js');

@@ -121,9 +121,10 @@ export class AuthorNames {
     return this.documentsOf(candidates);
   }
 
-  /** The documents of some names (each once): a sorted list when few, else a bitset, read straight from the table's arrays. */
+  /** The documents of some names (each once): a sorted list when few, else a bitset. */
   private documentsOf(names: Uint32Array): DocSet {
-    const { df, docsAt, dense, listDocs, bitsets, wordsPerSet, n } = this.docs;
+    const table = this.docs;
+    const { df, dense, wordsPerSet, n } = table;
     if (names.length === 0) return EMPTY_SET;
     let total = 0;
     for (let i = 0; i < names.length; i++) total += df[names[i]!]!;
@@ -132,26 +133,16 @@ export class AuthorNames {
       const docs = uint32Array(total);
       let at = 0;
       for (let i = 0; i < names.length; i++) {
-        const name = names[i]!;
-        // A name with few documents is a list (only one holding over 1/32 of them is a bitset).
-        const from = docsAt[name]!;
-        docs.set(listDocs.subarray(from, from + df[name]!), at);
-        at += df[name]!;
+        // A name with few documents is a list (only one holding over 1/16 of them is a bitset).
+        table.copyList(names[i]!, docs, at);
+        at += df[names[i]!]!;
       }
       return listSet(sortUnique(docs));
     }
     const bits = uint32Array(wordsPerSet);
     for (let i = 0; i < names.length; i++) {
-      const name = names[i]!;
-      if (dense[name] === 1) {
-        spend(wordsPerSet);
-        const base = docsAt[name]! * wordsPerSet;
-        for (let w = 0; w < wordsPerSet; w++) bits[w]! |= bitsets[base + w]!;
-      } else {
-        const from = docsAt[name]!;
-        const to = from + df[name]!;
-        for (let k = from; k < to; k++) bits[listDocs[k]! >>> 5]! |= 1 << (listDocs[k]! & 31);
-      }
+      if (dense[names[i]!] === 1) spend(wordsPerSet);
+      table.orInto(names[i]!, bits);
     }
     spend(wordsPerSet);
     return bitsSet(bits, countBits(bits));

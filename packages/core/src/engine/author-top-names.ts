@@ -23,12 +23,10 @@ const rankings = new WeakMap<IndexData['authorNames'], NameRanking>();
 function rankingOf(index: IndexData): NameRanking {
   let ranking = rankings.get(index.authorNames);
   if (ranking !== undefined) return ranking;
-  const { df, docsAt, dense, listDocs, bitsets, wordsPerSet, size } = index.authorNames.docs;
+  const table = index.authorNames.docs;
+  const { df, size } = table;
   const unnamed = new Uint32Array(bitsetWords(index.n));
-  for (let i = 0; i < size; i++) {
-    if (dense[i] === 1) for (let w = 0; w < wordsPerSet; w++) unnamed[w]! |= bitsets[docsAt[i]! * wordsPerSet + w]!;
-    else for (let k = docsAt[i]!, end = k + df[i]!; k < end; k++) unnamed[listDocs[k]! >>> 5]! |= 1 << (listDocs[k]! & 31);
-  }
+  for (let i = 0; i < size; i++) table.orInto(i, unnamed);
   const named = countBits(unnamed);
   for (let w = 0; w < unnamed.length; w++) unnamed[w] = ~unnamed[w]!;
   if ((index.n & 31) !== 0) unnamed[unnamed.length - 1]! &= (1 << (index.n & 31)) - 1;
@@ -62,7 +60,8 @@ export function namedDocuments(index: IndexData): number {
 export function topAuthorNames(index: IndexData, set: DocSet, limit: number): FacetBucket[] | null {
   if (limit < 1) return null;
   const ranking = rankingOf(index);
-  const { df, docsAt, dense, listDocs, bitsets, wordsPerSet } = index.authorNames.docs;
+  const table = index.authorNames.docs;
+  const { df, dense, wordsPerSet } = table;
   const bits = set.kind === 'all' ? null : setToBits(set, index.n);
   // The best counts so far, a min-heap of at most `limit`.
   const heap = new Uint32Array(limit);
@@ -79,15 +78,8 @@ export function topAuthorNames(index: IndexData, set: DocSet, limit: number): Fa
     }
     let count = papers;
     if (bits !== null) {
-      count = 0;
-      if (dense[name] === 1) {
-        const base = docsAt[name]! * wordsPerSet;
-        for (let w = 0; w < wordsPerSet; w++) count += popcount32(bitsets[base + w]! & bits[w]!);
-        work += wordsPerSet;
-      } else {
-        for (let k = docsAt[name]!, end = k + papers; k < end; k++) if ((bits[listDocs[k]! >>> 5]! & (1 << (listDocs[k]! & 31))) !== 0) count++;
-        work += papers;
-      }
+      count = table.countIn(name, bits);
+      work += dense[name] === 1 ? wordsPerSet : papers;
     }
     if (count === 0) continue;
     counted.push(name);
@@ -101,11 +93,7 @@ export function topAuthorNames(index: IndexData, set: DocSet, limit: number): Fa
     const { size } = index.authorNames.docs;
     for (let name = 0; name < size; name++) {
       if (df[name] !== 1) continue;
-      if (bits !== null) {
-        // (A set is a bitset when it holds over 1/32 of the documents: one paper of a catalogue under 32.)
-        const hit = dense[name] === 1 ? popcount32(bitsets[docsAt[name]! * wordsPerSet]! & bits[0]!) : (bits[listDocs[docsAt[name]!]! >>> 5]! >>> (listDocs[docsAt[name]!]! & 31)) & 1;
-        if (hit === 0) continue;
-      }
+      if (bits !== null && table.countIn(name, bits) === 0) continue;
       counted.push(name);
       counts.push(1);
       if (heapSize < limit) heapPush(heap, heapSize++, 1);

@@ -5,7 +5,7 @@ import { PaperStoreBuilder } from './paper-store.js';
 import { denseRanks, inverse, sortByRank, sortByRankThen } from './ranks.js';
 import { compareCodePoints } from '../ordering/title-sort-key.js';
 import { ASCII_ABSTRACT, ASCII_TITLE, PaperTokenizer, type TokenData } from './paper-tokens.js';
-import { FieldTextBuilder, TITLE_GAPS } from './substring/field-text.js';
+import { ABSTRACT_GAPS, FieldTextBuilder, TITLE_GAPS } from './substring/field-text.js';
 import { commonWordFields } from './substring/common-word-fields.js';
 import { uint32Array } from './alloc.js';
 import { AuthorNames, AuthorNamesBuilder } from './author-names.js';
@@ -70,7 +70,7 @@ export class IndexBuilder {
     this.tokenizer = tokenizeHere ? new PaperTokenizer() : null;
     this.deferTables = deferTables;
     this.titleText = deferTables ? null : new FieldTextBuilder(TITLE_GAPS);
-    this.abstractText = deferTables ? null : new FieldTextBuilder();
+    this.abstractText = deferTables ? null : new FieldTextBuilder(ABSTRACT_GAPS);
   }
 
   /** Papers added so far. */

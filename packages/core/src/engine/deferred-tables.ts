@@ -1,7 +1,7 @@
 import type { IndexData } from './index-data.js';
 import type { PaperStore } from './paper-store.js';
 import { readJsonString } from './paper-store.js';
-import { FieldTextBuilder, TITLE_GAPS, type FieldText } from './substring/field-text.js';
+import { ABSTRACT_GAPS, FieldTextBuilder, TITLE_GAPS, type FieldText } from './substring/field-text.js';
 import { commonWordFields } from './substring/common-word-fields.js';
 import { suffixOrder } from './suffix-order.js';
 import { uint32Array } from './alloc.js';
@@ -131,7 +131,7 @@ export function withTables(rest: IndexWithoutDeferred, tables: DeferredTablesOf)
  */
 export function fieldTextsOf(n: number, store: PaperStore): { title: FieldText; abstract: FieldText } {
   const title = new FieldTextBuilder(TITLE_GAPS);
-  const abstract = new FieldTextBuilder();
+  const abstract = new FieldTextBuilder(ABSTRACT_GAPS);
   for (let d = 0; d < n; d++) {
     const json = store.json(d);
     const t = readJsonString(json, store.titleAt[d]!);

@@ -167,15 +167,14 @@ function nameCounts(index: IndexData, set: DocSet): { counts: Uint32Array; none:
 
 /** How many documents of `set` hold at least one value of `table` (marked in one pass over the table). */
 function matchedWithNames(table: DocSetTable, set: DocSet, n: number): number {
-  const holds = new Uint8Array(n);
+  const holds = new Uint32Array(Math.ceil(n / 32));
   for (let i = 0; i < table.size; i++) {
-    const members = table.set(i);
-    spend(members.kind === 'bits' ? members.bits.length : table.df[i]!);
-    forEachDoc(members, n, (d) => (holds[d] = 1));
+    spend(table.dense[i] === 1 ? holds.length : table.df[i]!);
+    table.orInto(i, holds);
   }
   let count = 0;
   forEachDoc(set, n, (d) => {
-    if (holds[d] === 1) count++;
+    count += (holds[d >>> 5]! >>> (d & 31)) & 1;
   });
   return count;
 }
@@ -201,24 +200,18 @@ function intersectionSize(table: DocSetTable, i: number, set: DocSet): number {
   const df = table.df[i]!;
   if (df === 0) return 0;
   if (set.kind === 'all') return df;
+  if (set.kind === 'bits') {
+    spend(table.dense[i] === 1 ? set.bits.length : df);
+    return table.countIn(i, set.bits);
+  }
   const members = table.set(i);
   spend(members.kind === 'bits' ? members.bits.length : df);
   if (members.kind === 'bits') {
-    if (set.kind === 'bits') {
-      let count = 0;
-      for (let w = 0; w < members.bits.length; w++) count += popcount32(members.bits[w]! & set.bits[w]!);
-      return count;
-    }
     let count = 0;
     for (const d of set.docs) if ((members.bits[d >>> 5]! & (1 << (d & 31))) !== 0) count++;
     return count;
   }
   const docs = members.kind === 'list' ? members.docs : new Uint32Array(0);
-  if (set.kind === 'bits') {
-    let count = 0;
-    for (const d of docs) if ((set.bits[d >>> 5]! & (1 << (d & 31))) !== 0) count++;
-    return count;
-  }
   // Two sorted lists: gallop through the longer.
   const [small, large] = docs.length <= set.docs.length ? [docs, set.docs] : [set.docs, docs];
   let count = 0;

@@ -44,10 +44,10 @@ export interface IndexParts {
   readonly json: readonly Uint8Array[];
 }
 
-/** The layout version written by this code (12: titles' gap sets; 11: edge sets with a space; 10: the substring filters' edge sets; 9: grouped 16-bit lists). */
-export const INDEX_FORMAT = 12;
+/** The layout version written by this code (13: the tables' grouped 16-bit lists, gap sets with marks, the abstracts' dear ones; 12: titles' gap sets; 11: edge sets with a space; 10: the substring filters' edge sets; 9: grouped 16-bit lists). */
+export const INDEX_FORMAT = 13;
 
-const TABLE_ARRAYS = ['df', 'docsAt', 'dense', 'listDocs', 'bitsets'] as const;
+const TABLE_ARRAYS = ['df', 'docsAt', 'dense', 'listDocs', 'bitsets', 'listLows'] as const;
 const tableNames = <P extends string>(prefix: P) => TABLE_ARRAYS.map((a) => `${prefix}.${a}` as const);
 const fieldTextNames = <P extends string>(prefix: P) =>
   [
@@ -60,6 +60,7 @@ const fieldTextNames = <P extends string>(prefix: P) =>
     `${prefix}.nonAscii`,
     ...tableNames(`${prefix}.edges`),
     ...tableNames(`${prefix}.gaps`),
+    `${prefix}.gapKept`,
   ] as const;
 
 /** Every array of the index, by name (see the classes that use them). */
@@ -140,6 +141,7 @@ function tableArrays(prefix: string, table: DocSetTable): Record<string, IndexAr
     [`${prefix}.dense`]: table.dense,
     [`${prefix}.listDocs`]: table.listDocs,
     [`${prefix}.bitsets`]: table.bitsets,
+    [`${prefix}.listLows`]: table.listLows,
   };
 }
 
@@ -154,6 +156,7 @@ function fieldTextArrays(prefix: string, text: FieldText): Record<string, IndexA
     [`${prefix}.nonAscii`]: text.nonAscii,
     ...tableArrays(`${prefix}.edges`, text.edges),
     ...tableArrays(`${prefix}.gaps`, text.gaps),
+    [`${prefix}.gapKept`]: text.gapKept,
   };
 }
 
@@ -278,6 +281,8 @@ export function indexFromParts(parts: IndexParts): IndexData {
       u8(`${prefix}.dense` as IndexArrayName),
       u32(`${prefix}.listDocs` as IndexArrayName),
       u32(`${prefix}.bitsets` as IndexArrayName),
+      u16(`${prefix}.listLows` as IndexArrayName),
+      parts.groupShift,
     );
   const fieldText = (prefix: string) =>
     new FieldText(
@@ -289,6 +294,7 @@ export function indexFromParts(parts: IndexParts): IndexData {
       u32(`${prefix}.nonAscii` as IndexArrayName),
       table(`${prefix}.edges`),
       table(`${prefix}.gaps`),
+      u8(`${prefix}.gapKept` as IndexArrayName),
     );
   const store = new PaperStore(
     parts.json,

@@ -81,7 +81,7 @@ export function sortedVocabularyFromClone(c: SortedVocabulary): SortedVocabulary
 
 /** See {@link sortedVocabularyFromClone}. */
 export function tokenLayoutFromClone(c: TokenLayout): TokenLayout {
-  const table = (t: DocSetTable) => new DocSetTable(t.n, t.df, t.docsAt, t.dense, t.listDocs, t.bitsets);
+  const table = (t: DocSetTable) => new DocSetTable(t.n, t.df, t.docsAt, t.dense, t.listDocs, t.bitsets, t.listLows, t.groupShift);
   const p = c.postings;
   const s = c.successors;
   const l = c.layout;

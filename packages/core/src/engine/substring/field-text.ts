@@ -40,20 +40,51 @@ export function edgeSet(a: number, b: number): number {
   return y >= 0 && MARK[a]! >= 0 ? CHAR_SETS * MARKS + MARK[a]! * CHAR_SETS + y : -1;
 }
 
-/** Sets of {@link FieldText.gaps}: a letter or digit, one space, a letter or digit (`e t`, `5 x`). */
-export const GAP_SETS = CHAR_SETS * CHAR_SETS;
+/** Classes of a gap set's two sides: a letter or digit ({@link charSet}), or a printable mark or a space after them. */
+const GAP_CLASSES = CHAR_SETS + MARKS;
 
-/** Whether titles keep their gap sets (see {@link FieldText.gaps}); abstracts do not. */
-export const TITLE_GAPS = true;
+/** Sets of {@link FieldText.gaps}: a character, one space, a character, at least one of the two a letter or digit (`e t`, `, a`). */
+export const GAP_SETS = GAP_CLASSES * GAP_CLASSES;
 
 /**
- * The gap set of the three lower-cased ASCII characters `a`, a space, `b`, when `a` and `b` are
- * letters or digits, else -1.
+ * Which gap sets a field keeps (see {@link FieldText.gaps}): every one (titles), those whose
+ * needle would otherwise cost much (abstracts), or none.
+ */
+export type GapSets = 'all' | 'dear' | 'none';
+
+/** Titles keep every gap set, abstracts the dear ones. */
+export const TITLE_GAPS: GapSets = 'all';
+export const ABSTRACT_GAPS: GapSets = 'dear';
+
+/**
+ * A field with `'dear'` gap sets keeps the set of `x y` when the words ending in `x` and those
+ * starting with `y` occur more than this many times per document in the field: about the
+ * positions the join (or walk) without it would read. At 498k papers it keeps 457 of the
+ * abstracts' sets (14 MB of the 27 MB all would take, what the memory target leaves room for):
+ * `e t` (21 million positions) 600 → 0.5 ms there; the dearest left out (`m c`, `d "`) read
+ * about 5 million and take 200–450 ms.
+ */
+export const DEAR_GAP_OCCURRENCES_PER_DOC = 10;
+
+/** Per folded letter or digit (`ASCII_FOLD`'s codes), its {@link charSet}; -1 for 0 (not one). */
+const FOLDED_CLASS = new Int8Array(128).map((_, code) => (code === 0 ? -1 : charSet(code)));
+
+function gapClass(code: number): number {
+  if (code >= 128) return -1;
+  const set = charSet(code);
+  return set >= 0 ? set : MARK[code]! >= 0 ? CHAR_SETS + MARK[code]! : -1;
+}
+
+/**
+ * The gap set of the three lower-cased characters `a`, a space, `b`, when each is an ASCII
+ * letter, digit, printable mark or space and not both are marks (a needle of marks alone is
+ * answered by the separator runs), else -1.
  */
 export function gapSet(a: number, b: number): number {
-  const x = charSet(a);
-  const y = charSet(b);
-  return x >= 0 && y >= 0 ? x * CHAR_SETS + y : -1;
+  const x = gapClass(a);
+  const y = gapClass(b);
+  if (x < 0 || y < 0 || (x >= CHAR_SETS && y >= CHAR_SETS)) return -1;
+  return x * GAP_CLASSES + y;
 }
 
 /**
@@ -83,13 +114,19 @@ export class FieldText {
      */
     readonly edges: DocSetTable,
     /**
-     * Per letter or digit, space, letter or digit ({@link gapSet}): the documents whose
-     * lower-cased field holds the three side by side (`e t`). Kept for titles only: such a
-     * needle otherwise joins every word ending in its first letter with every word starting
-     * with its last, whatever the matches; an abstract's sets would be about 22 MB at 498k
-     * papers. Empty (no sets) for a field without them.
+     * Per character, space, character ({@link gapSet}): the documents whose lower-cased field
+     * holds the three side by side (`e t`, `, a`). Such a needle otherwise joins every word
+     * ending in its first letter with every word starting with its last (or walks every word
+     * starting with `a` after a comma), whatever the matches: tens of millions of positions in
+     * abstracts. Only the sets marked in {@link gapKept} are kept (the others are empty).
      */
     readonly gaps: DocSetTable,
+    /**
+     * Per gap set, 1 when the field keeps it: every set in titles; in abstracts those whose
+     * needle would read the most positions without it (all 4,761 would be 27 MB at 498k
+     * papers; see {@link DEAR_GAP_OCCURRENCES_PER_DOC}). Empty for a field without gap sets.
+     */
+    readonly gapKept: Uint8Array,
   ) {}
 }
 
@@ -107,10 +144,13 @@ export interface FieldTextParts {
   readonly unicode: Map<number, number[]>;
   readonly edgeIds: Uint16Array;
   readonly edgeStarts: Uint32Array;
-  /** Whether gap sets were collected (see {@link FieldText.gaps}), and per paper its distinct ones. */
-  readonly gaps: boolean;
+  /** Which gap sets were collected (see {@link FieldText.gaps}), and per paper its distinct ones. */
+  readonly gaps: GapSets;
   readonly gapIds: Uint16Array;
   readonly gapStarts: Uint32Array;
+  /** Per letter or digit: how many words of the field end with it, and how many start with it (ASCII text). */
+  readonly wordEnds: Float64Array;
+  readonly wordStarts: Float64Array;
 }
 
 /**
@@ -139,10 +179,16 @@ export class FieldTextBuilder {
   /** Non-ASCII code points per paper (by input number): few papers have any. */
   private readonly unicode = new Map<number, number[]>();
 
-  /** `gaps`: collect the gap sets too (see {@link FieldText.gaps}). */
-  constructor(private readonly gaps = false) {
+  // Per letter or digit, the words ending and starting with it (what a gap set saves, see `parts`).
+  private readonly wordEnds = new Float64Array(CHAR_SETS);
+  private readonly wordStarts = new Float64Array(CHAR_SETS);
+  private readonly gaps: boolean;
+
+  /** `gaps`: which gap sets to keep (see {@link FieldText.gaps}). */
+  constructor(private readonly gapSets: GapSets = 'none') {
     this.spaceRun = this.runTable.wordNumber(' ');
-    this.gapStamps = new Int32Array(gaps ? GAP_SETS : 0);
+    this.gaps = gapSets !== 'none';
+    this.gapStamps = new Int32Array(this.gaps ? GAP_SETS : 0);
   }
 
   /** Adds the next paper's field; `isAscii` says whether the text is pure ASCII. */
@@ -156,6 +202,12 @@ export class FieldTextBuilder {
     let digits = 0;
     if (isAscii) {
       const n = text.length;
+      if (this.gaps && n > 0) {
+        const first = ASCII_FOLD[text.charCodeAt(0)]!;
+        const last = ASCII_FOLD[text.charCodeAt(n - 1)]!;
+        if (first !== 0) this.wordStarts[charSet(first)]!++;
+        if (last !== 0) this.wordEnds[charSet(last)]!++;
+      }
       for (let i = 0; i < n; ) {
         const c = text.charCodeAt(i);
         const folded = ASCII_FOLD[c]!;
@@ -169,8 +221,17 @@ export class FieldTextBuilder {
         while (j < n && ASCII_FOLD[text.charCodeAt(j)] === 0) j++;
         const space = j - i === 1 && c === SPACE;
         this.addRun(doc, space ? this.spaceRun : this.runTable.sliceNumber(text, i, j));
-        // One space between letters or digits (folded: a maximal run has them on both sides).
-        if (space && this.gaps && i > 0 && j < n) this.addGap(doc, gapSet(ASCII_FOLD[text.charCodeAt(i - 1)]!, ASCII_FOLD[text.charCodeAt(j)]!));
+        if (this.gaps) {
+          // The words the run ends and starts, and its spaces' gap sets: one space between two
+          // letters or digits (most runs) at once, a longer run character by character.
+          const before = i > 0 ? FOLDED_CLASS[ASCII_FOLD[text.charCodeAt(i - 1)]!]! : -1;
+          const after = j < n ? FOLDED_CLASS[ASCII_FOLD[text.charCodeAt(j)]!]! : -1;
+          if (before >= 0) this.wordEnds[before]!++;
+          if (after >= 0) this.wordStarts[after]!++;
+          if (space) {
+            if (before >= 0 && after >= 0) this.addGap(doc, before * GAP_CLASSES + after);
+          } else this.addRunGaps(doc, text, i, j);
+        }
         // A maximal run: a letter or digit stands before and after it (unless at an end).
         if (i > 0) this.addEdge(doc, edgeSet(ASCII_FOLD[text.charCodeAt(i - 1)]!, c));
         if (j < n) this.addEdge(doc, edgeSet(text.charCodeAt(j - 1), ASCII_FOLD[text.charCodeAt(j)]!));
@@ -219,6 +280,17 @@ export class FieldTextBuilder {
     this.edgeIds.push(set);
   }
 
+  /** The gap sets of the spaces of the run `[i, j)` of pure ASCII `text`. */
+  private addRunGaps(doc: number, text: string, i: number, j: number): void {
+    const n = text.length;
+    for (let p = Math.max(i, 1); p < j && p + 1 < n; p++) {
+      if (text.charCodeAt(p) !== SPACE) continue;
+      const a = text.charCodeAt(p - 1);
+      const b = text.charCodeAt(p + 1);
+      this.addGap(doc, gapSet(ASCII_FOLD[a] || a, ASCII_FOLD[b] || b));
+    }
+  }
+
   private addGap(doc: number, set: number): void {
     if (set < 0 || this.gapStamps[set] === doc + 1) return;
     this.gapStamps[set] = doc + 1;
@@ -237,7 +309,9 @@ export class FieldTextBuilder {
       unicode: this.unicode,
       edgeIds: this.edgeIds.array.subarray(0, this.edgeIds.length),
       edgeStarts: this.edgeStarts.array.subarray(0, this.edgeStarts.length),
-      gaps: this.gaps,
+      gaps: this.gapSets,
+      wordEnds: this.wordEnds,
+      wordStarts: this.wordStarts,
       gapIds: this.gapIds.array.subarray(0, this.gapIds.length),
       gapStarts: this.gapStarts.array.subarray(0, this.gapStarts.length),
     };
@@ -303,19 +377,25 @@ export function finishFieldText(parts: FieldTextParts, order: Uint32Array): Fiel
   const unicodeDocs = DocSetTable.build(n, unicode.length, (add) => {
     for (const [d, ...points] of unicodeByDoc) for (const p of points) add(d!, numberOf.get(p)!);
   });
-  const edges = perPaperSets(n, EDGE_SETS, parts.edgeIds, parts.edgeStarts, order);
-  const gaps = perPaperSets(n, parts.gaps ? GAP_SETS : 0, parts.gapIds, parts.gapStarts, order);
-  return new FieldText(chars, runs, runDocs, unicode, unicodeDocs, Uint32Array.from(nonAscii), edges, gaps);
+  const edges = DocSetTable.fromInputLists(n, EDGE_SETS, parts.edgeIds, parts.edgeStarts, order);
+  const gapKept = keptGaps(parts, n);
+  const gaps = DocSetTable.fromInputLists(n, gapKept.length, parts.gapIds, parts.gapStarts, order, gapKept);
+  return new FieldText(chars, runs, runDocs, unicode, unicodeDocs, Uint32Array.from(nonAscii), edges, gaps, gapKept);
 }
 
-/** A table of `sets` sets from each paper's distinct set numbers (`ids`, paper `p`'s from `starts[p]`), documents numbered by `order`. */
-function perPaperSets(n: number, sets: number, ids: Uint16Array, starts: Uint32Array, order: Uint32Array): DocSetTable {
-  return DocSetTable.build(n, sets, (add) => {
-    if (sets === 0) return;
-    for (let d = 0; d < n; d++) {
-      const input = order[d]!;
-      const end = input + 1 < starts.length ? starts[input + 1]! : ids.length;
-      for (let k = starts[input]!; k < end; k++) add(d, ids[k]!);
+/** Per gap set, 1 when the field keeps it (see {@link FieldText.gapKept}); empty for a field without gap sets. */
+function keptGaps(parts: FieldTextParts, n: number): Uint8Array {
+  if (parts.gaps === 'none') return new Uint8Array(0);
+  const kept = new Uint8Array(GAP_SETS);
+  if (parts.gaps === 'all') return kept.fill(1);
+  const { wordEnds, wordStarts } = parts;
+  for (let x = 0; x < GAP_CLASSES; x++) {
+    for (let y = 0; y < GAP_CLASSES; y++) {
+      if (x >= CHAR_SETS && y >= CHAR_SETS) continue;
+      const read = (x < CHAR_SETS ? wordEnds[x]! : 0) + (y < CHAR_SETS ? wordStarts[y]! : 0);
+      if (read > DEAR_GAP_OCCURRENCES_PER_DOC * n) kept[x * GAP_CLASSES + y] = 1;
     }
-  });
+  }
+  return kept;
 }
+

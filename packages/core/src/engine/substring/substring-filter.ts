@@ -31,8 +31,9 @@ const READ_EACH_UP_TO = 1024;
  *
  * - A needle of one ASCII letter or digit, or of ASCII characters that are neither (`", "`,
  *   `"("`), or of a letter or digit beside a punctuation mark or a space (`e,`, `-b`, `e `), or
- *   (in titles) of two letters or digits around a space (`e t`), is answered by the field's
- *   character, separator, edge or gap sets alone.
+ *   of two characters around a space, one a letter or digit (`e t`, `, a`; in abstracts where
+ *   the field keeps that set), is answered by the field's character, separator, edge or gap
+ *   sets alone.
  * - A needle with letters or digits is found through the word index: its runs of letters and
  *   digits must be words (or word ends, starts, parts) at consecutive positions of the field,
  *   and the separator flags of the positions prove or refute "one space" between them. Only
@@ -69,7 +70,7 @@ export function substringMatches(index: IndexData, join: PhraseJoin, field: Text
   // A letter or digit beside a punctuation mark or a space (`e,`, `-b`, `e `): its edge set.
   const edge = needle.length === 2 ? edgeSet(needle.charCodeAt(0), needle.charCodeAt(1)) : -1;
   if (edge >= 0) return within_(text.edges.set(edge), restrict, index.n);
-  // A letter or digit, a space, a letter or digit (`e t`), in a field with gap sets: its set.
+  // A character, a space, a character (`e t`, `, a`), when the field keeps that gap set: its set.
   const gap = needle.length === 3 ? gapOf(text, needle, 1) : -1;
   if (gap >= 0) return within_(text.gaps.set(gap), restrict, index.n);
   // Necessary conditions, exact for every document: the needle's letters and digits are in the
@@ -115,10 +116,11 @@ export function substringMatches(index: IndexData, join: PhraseJoin, field: Text
   return union(yes, read(unsure.kind === 'list' ? unsure.docs : verify));
 }
 
-/** The gap set of the space at `i` of `needle` with its neighbours, when `text` keeps gap sets and there is one, else -1. */
+/** The gap set of the space at `i` of `needle` with its neighbours, when `text` keeps that set, else -1. */
 function gapOf(text: FieldText, needle: string, i: number): number {
-  if (text.gaps.size === 0 || i < 1 || i + 1 >= needle.length || needle.charCodeAt(i) !== 0x20) return -1;
-  return gapSet(needle.charCodeAt(i - 1), needle.charCodeAt(i + 1));
+  if (text.gapKept.length === 0 || i < 1 || i + 1 >= needle.length || needle.charCodeAt(i) !== 0x20) return -1;
+  const set = gapSet(needle.charCodeAt(i - 1), needle.charCodeAt(i + 1));
+  return set >= 0 && text.gapKept[set] === 1 ? set : -1;
 }
 
 /** `set` within `restrict` (all of it when there is no restriction). */

@@ -172,6 +172,13 @@ export class IndexBuilder {
       authorNames.names,
     );
     checkpoint();
+    // The substring tables and the digest before the wait for the other thread's token half, which takes longer.
+    const deferred = this.deferTables && n <= DEFER_TABLES_UP_TO;
+    const texts = deferred ? null : this.titleText === null || this.abstractText === null ? fieldTextsOf(n, store) : { title: this.titleText.finish(order), abstract: this.abstractText.finish(order) };
+    checkpoint();
+    // Without annotations the digest (and so every ETag) is what it was before they existed.
+    const digest = annotations.isEmpty ? store.digest() : `${store.digest()}-${annotations.digest()}`;
+    checkpoint();
     const laid = elsewhere === null ? layoutTokens(n, order, sorted, data!) : elsewhere.layout();
     checkpoint();
     const rest: IndexWithoutDeferred = {
@@ -190,18 +197,15 @@ export class IndexBuilder {
       tasks,
       methods,
       annotations,
-      // Without annotations the digest (and so every ETag) is what it was before they existed.
-      digest: annotations.isEmpty ? store.digest() : `${store.digest()}-${annotations.digest()}`,
+      digest,
     };
-    if (this.deferTables && n <= DEFER_TABLES_UP_TO) return withDeferredTables(rest);
-    const texts = this.titleText === null || this.abstractText === null ? fieldTextsOf(n, store) : { title: this.titleText.finish(order), abstract: this.abstractText.finish(order) };
-    checkpoint();
+    if (texts === null) return withDeferredTables(rest);
     return withTables(rest, {
       suffixOrder: sorted.suffixOrder ?? suffixOrder(vocabulary),
       titleText: texts.title,
       abstractText: texts.abstract,
-      // On this thread, after the token half (it reads the postings and the field lengths): a few hundred ms at 498k.
-      commonWords: commonWordFields(n, laid.postings, laid.layout),
+      // A tokenizing thread made them with the postings; here, after the token half: a few hundred ms at 498k.
+      commonWords: laid.commonWords ?? commonWordFields(n, laid.postings, laid.layout),
     });
   }
 
@@ -218,7 +222,7 @@ export class IndexBuilder {
     const order = sortByRankThen(title.ranks, title.distinct, (a, b) => compareCodePoints(ids[a]!, ids[b]!));
     ordered(order);
     const id = denseRanks(ids);
-    const published = denseRanks(this.published);
+    const published = denseRanks(this.published, true);
     this.published = [];
     const arxiv = denseRanks(this.arxivIds);
     this.arxivIds = [];

@@ -1,41 +1,64 @@
-import { compareCodePoints } from '../ordering/title-sort-key.js';
 import { uint32Array } from './alloc.js';
+import { sortIndexesByCodePoint } from './code-point-sort.js';
 
 /**
  * Dense ranks of values under the catalogue's ordering of a field: code point order, equal
  * values sharing a rank, nulls after every value (rank = number of distinct values).
+ * `fewDistinct`: most values repeat (dates), so they are told apart through a `Map` and only
+ * the distinct ones sorted; otherwise (titles, ids) all are sorted, and equal ones are
+ * neighbours.
  */
-export function denseRanks(values: readonly (string | null)[]): { ranks: Uint32Array; distinct: number } {
-  const index = new Map<string, number>();
-  const uniques: string[] = [];
-  for (const value of values) {
-    if (value !== null && !index.has(value)) {
-      index.set(value, uniques.length);
-      uniques.push(value);
+export function denseRanks(values: readonly (string | null)[], fewDistinct = false): { ranks: Uint32Array; distinct: number } {
+  if (fewDistinct) return denseRanksOfRepeats(values);
+  const n = values.length;
+  // The values that are not null, and where each is in `values`.
+  let strings = values as readonly string[];
+  let where: Uint32Array | null = null;
+  if (values.includes(null)) {
+    const present: string[] = [];
+    const at: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const value = values[i]!;
+      if (value !== null) {
+        present.push(value);
+        at.push(i);
+      }
     }
+    strings = present;
+    where = Uint32Array.from(at);
   }
-  const sorted = sortCodePoints(uniques);
-  const rankOfUnique = uint32Array(uniques.length);
-  for (let r = 0; r < sorted.length; r++) rankOfUnique[index.get(sorted[r]!)!] = r;
-  const ranks = uint32Array(values.length);
-  for (let i = 0; i < values.length; i++) {
-    const value = values[i]!;
-    ranks[i] = value === null ? uniques.length : rankOfUnique[index.get(value)!]!;
+  const sorted = sortIndexesByCodePoint(strings);
+  const ranks = uint32Array(n);
+  let distinct = 0;
+  for (let k = 0; k < sorted.length; k++) {
+    const s = sorted[k]!;
+    if (k > 0 && strings[s] !== strings[sorted[k - 1]!]) distinct++;
+    ranks[where === null ? s : where[s]!] = distinct;
   }
-  return { ranks, distinct: uniques.length };
+  if (sorted.length > 0) distinct++;
+  if (where !== null) for (let i = 0; i < n; i++) if (values[i] === null) ranks[i] = distinct;
+  return { ranks, distinct };
 }
 
-/**
- * Sorts strings by code point. The native sort orders by UTF-16 code unit, which agrees
- * except where an astral character meets U+E000..U+FFFF; the result is checked and redone
- * with the slower comparator only then.
- */
-function sortCodePoints(values: string[]): string[] {
-  const sorted = values.slice().sort();
-  for (let i = 1; i < sorted.length; i++) {
-    if (compareCodePoints(sorted[i - 1]!, sorted[i]!) > 0) return values.slice().sort(compareCodePoints);
+function denseRanksOfRepeats(values: readonly (string | null)[]): { ranks: Uint32Array; distinct: number } {
+  const numberOf = new Map<string, number>();
+  const uniques: string[] = [];
+  const numbers = uint32Array(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i]!;
+    if (value === null) continue;
+    let number = numberOf.get(value);
+    if (number === undefined) {
+      number = uniques.length;
+      numberOf.set(value, number);
+      uniques.push(value);
+    }
+    numbers[i] = number;
   }
-  return sorted;
+  const rankOf = inverse(sortIndexesByCodePoint(uniques));
+  const ranks = uint32Array(values.length);
+  for (let i = 0; i < values.length; i++) ranks[i] = values[i] === null ? uniques.length : rankOf[numbers[i]!]!;
+  return { ranks, distinct: uniques.length };
 }
 
 /**

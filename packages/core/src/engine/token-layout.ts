@@ -8,6 +8,7 @@ import type { TokenData } from './paper-tokens.js';
 import type { WordCodes } from './word-table.js';
 import { Vocabulary } from './vocabulary.js';
 import { CHAR_SETS } from './substring/field-text.js';
+import { CommonWordFields, commonWordFields } from './substring/common-word-fields.js';
 import { int32Array, uint16Array, uint32Array, uint8Array } from './alloc.js';
 import { NONE, Successors, successorPlan } from './successors.js';
 import { suffixOrder } from './suffix-order.js';
@@ -15,7 +16,8 @@ import { suffixOrder } from './suffix-order.js';
 /*
  * The half of an index's finish that reads only the papers' tokens: the sorted vocabulary, then,
  * once the documents' order is known, the postings and what goes with them (the field lengths,
- * the documents of each one-character prefix). A build on two
+ * the documents of each one-character prefix, and on the tokenizing thread the commonest words'
+ * fields, which read both). A build on two
  * threads runs it on the tokenizing thread, which holds the tokens, while the building thread
  * sorts titles, lays out the stored JSON and the other tables (see `memory/parallel-build.ts`);
  * a build on one thread runs the same code in turn, so both give the same index.
@@ -36,6 +38,8 @@ export interface TokenLayout {
   readonly successors: Successors;
   readonly shortPrefixes: DocSetTable;
   readonly layout: FieldLayout;
+  /** The commonest words' fields, when asked for (they read the postings and the field lengths). */
+  readonly commonWords: CommonWordFields | null;
 }
 
 /**
@@ -59,13 +63,15 @@ export function sortVocabulary(tableWords: WordCodes, withSuffixOrder = true): S
 }
 
 /** Lays out what the tokens make, documents numbered by `order`. */
-export function layoutTokens(n: number, order: Uint32Array, sorted: SortedVocabulary, tokens: TokenData): TokenLayout {
+export function layoutTokens(n: number, order: Uint32Array, sorted: SortedVocabulary, tokens: TokenData, withCommonWords = false): TokenLayout {
   const { postings, successors } = layoutPostings(n, order, sorted.renumber, tokens);
+  const layout = layoutFields(n, order, tokens);
   return {
     postings,
     successors,
     shortPrefixes: shortPrefixSets(n, sorted.vocabulary, postings),
-    layout: layoutFields(n, order, tokens),
+    layout,
+    commonWords: withCommonWords ? commonWordFields(n, postings, layout) : null,
   };
 }
 
@@ -91,6 +97,7 @@ export function tokenLayoutFromClone(c: TokenLayout): TokenLayout {
     successors: new Successors(s.frequent, s.anchors, s.codesAt, s.codes),
     shortPrefixes: table(c.shortPrefixes),
     layout: new FieldLayout(l.titleLength, l.abstractLength, l.authorsLength, l.oversize, l.oversizeLengths, averages),
+    commonWords: c.commonWords === null ? null : new CommonWordFields(c.commonWords.words, table(c.commonWords.title), table(c.commonWords.abstract)),
   };
 }
 

@@ -71,7 +71,8 @@ port.on('message', (message: ToTokenizer) => {
 function layOut(tokens: TokenData, vocabulary: SortedVocabulary, order: Uint32Array): void {
   const n = tokens.stream.starts.length;
   if (order.length !== n) throw new Error(`paperlist: ${n} papers were tokenized, ${order.length} added`);
-  post({ type: 'laid-out', layout: layoutTokens(n, order, vocabulary, tokens) });
+  // With the commonest words' fields, which read the postings: the building thread would do them last, alone.
+  post({ type: 'laid-out', layout: layoutTokens(n, order, vocabulary, tokens, true) });
 }
 
 function guarded(run: () => void): void {

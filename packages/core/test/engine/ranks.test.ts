@@ -32,3 +32,54 @@ describe('sortByRankThen', () => {
     expect(Array.from(sortByRankThen(ranks, 2, (a, b) => b - a))).toEqual([4, 1, 3, 2, 0]);
   });
 });
+
+/** Dense ranks as the build once made them: distinct values sorted with `compareCodePoints`. */
+function referenceRanks(values: readonly (string | null)[]): number[] {
+  const distinct = [...new Set(values.filter((v): v is string => v !== null))].sort(compareCodePoints);
+  const rank = new Map(distinct.map((v, r) => [v, r]));
+  return values.map((v) => (v === null ? distinct.length : rank.get(v)!));
+}
+
+// Units whose order differs from code point order (astral against U+E000..U+FFFF), long shared prefixes, repeats.
+const UNITS = ['a', 'b', 'ab', 'aaaaaaaaaaaaaaaa', '\u0001', '\uFFFF', '\uE000', '\u{1F600}', '\u{10FFFF}', '\uD800', '\uDFFF', 'é', 'Z', ''];
+const key = fc.array(fc.constantFrom(...UNITS), { maxLength: 8 }).map((parts) => parts.join(''));
+const keys = fc.oneof(
+  fc.array(key, { maxLength: 300 }),
+  // Many equal values, as dates are.
+  fc.array(fc.constantFrom('2020-01-01', '2020-01-02', '2019-12-31', '', 'a'), { maxLength: 300 }),
+);
+
+describe('denseRanks', () => {
+  it.each([
+    ['sorted', false],
+    ['few distinct', true],
+  ])('ranks by code point, equal values sharing a rank, nulls last (%s)', (_, fewDistinct) => {
+    fc.assert(
+      fc.property(keys, fc.array(fc.nat({ max: 400 }), { maxLength: 20 }), (values, nulls) => {
+        const withNulls: (string | null)[] = [...values];
+        for (const at of nulls) withNulls.splice(Math.min(at, withNulls.length), 0, null);
+        const want = referenceRanks(withNulls);
+        const got = denseRanks(withNulls, fewDistinct);
+        expect(Array.from(got.ranks)).toEqual(want);
+        expect(got.distinct).toBe(new Set(values).size);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it.each([
+    ['empty', []],
+    ['one', ['x']],
+    ['the empty string and one unit', ['', 'a', '', 'a', 'b', '']],
+    ['shared prefixes', ['abc', 'ab', 'abcd', 'abc', 'a', 'abd']],
+    ['an astral character after U+FFFF', ['\u{1F600}', '\uFFFF', '\uE000', 'z']],
+    ['only nulls', [null, null]],
+  ] as const)('%s', (_, values) => {
+    expect(Array.from(denseRanks(values).ranks)).toEqual(referenceRanks(values));
+  });
+
+  it('sorts half a thousand near-equal long strings (the partitions past the first two units)', () => {
+    const values = Array.from({ length: 500 }, (_, i) => `${'x'.repeat(40)}${(i * 7919) % 503}${i % 3 === 0 ? '\u{1F600}' : '\uFFFD'}`);
+    expect(Array.from(denseRanks(values).ranks)).toEqual(referenceRanks(values));
+  });
+});

@@ -35,9 +35,18 @@ function compareFrom(a: string, b: string, d: number): number {
  * them); equal values in any order among themselves.
  */
 export function sortIndexesByCodePoint(values: readonly string[]): Uint32Array {
-  const index = byFirstTwoUnits(values);
+  const n = values.length;
   // Ranges [lo, hi) still to sort, each with the depth its strings are known equal up to.
-  const stack = rangesOfTwoUnits(values, index);
+  let index: Uint32Array;
+  let stack: number[];
+  if (n >= TWO_UNIT_PASSES_FROM) {
+    index = byFirstTwoUnits(values);
+    stack = rangesOfTwoUnits(values, index);
+  } else {
+    index = uint32Array(n);
+    for (let i = 0; i < n; i++) index[i] = i;
+    stack = [0, n, 0];
+  }
   while (stack.length > 0) {
     let d = stack.pop()!;
     let hi = stack.pop()!;
@@ -84,6 +93,12 @@ export function sortIndexesByCodePoint(values: readonly string[]): Uint32Array {
   }
   return index;
 }
+
+/**
+ * Fewest strings sorted by their first two units first: the passes' two tables of 65,537
+ * counts would cost a write batch's small index (500 papers, five rankings) more than its sort.
+ */
+const TWO_UNIT_PASSES_FROM = 1 << 15;
 
 /** Buckets of one unit: past the end (0), then the 65,536 units in code point order. */
 const BUCKETS = 0x10001;

@@ -78,6 +78,13 @@ describe('denseRanks', () => {
     expect(Array.from(denseRanks(values).ranks)).toEqual(referenceRanks(values));
   });
 
+  it('ranks tens of thousands the same way (sorted by their first two units first)', () => {
+    // Seeded: strings of the awkward units, many sharing their first two, some shorter than two.
+    const values = fc.sample(fc.oneof(key, fc.constantFrom('', 'a', '\u{1F600}', 'ab')), { numRuns: 40_000, seed: 7 });
+    expect(values.length).toBeGreaterThanOrEqual(1 << 15);
+    for (const fewDistinct of [false, true]) expect(Array.from(denseRanks(values, fewDistinct).ranks)).toEqual(referenceRanks(values));
+  });
+
   it('sorts half a thousand near-equal long strings (the partitions past the first two units)', () => {
     const values = Array.from({ length: 500 }, (_, i) => `${'x'.repeat(40)}${(i * 7919) % 503}${i % 3 === 0 ? '\u{1F600}' : '\uFFFD'}`);
     expect(Array.from(denseRanks(values).ranks)).toEqual(referenceRanks(values));

@@ -183,11 +183,14 @@ export class FieldTextBuilder {
   private readonly wordEnds = new Float64Array(CHAR_SETS);
   private readonly wordStarts = new Float64Array(CHAR_SETS);
   private readonly gaps: boolean;
+  /** Whether the words' ends and starts are counted: only the `'dear'` choice reads them. */
+  private readonly counting: boolean;
 
   /** `gaps`: which gap sets to keep (see {@link FieldText.gaps}). */
   constructor(private readonly gapSets: GapSets = 'none') {
     this.spaceRun = this.runTable.wordNumber(' ');
     this.gaps = gapSets !== 'none';
+    this.counting = gapSets === 'dear';
     this.gapStamps = new Int32Array(this.gaps ? GAP_SETS : 0);
   }
 
@@ -202,7 +205,7 @@ export class FieldTextBuilder {
     let digits = 0;
     if (isAscii) {
       const n = text.length;
-      if (this.gaps && n > 0) {
+      if (this.counting && n > 0) {
         const first = ASCII_FOLD[text.charCodeAt(0)]!;
         const last = ASCII_FOLD[text.charCodeAt(n - 1)]!;
         if (first !== 0) this.wordStarts[charSet(first)]!++;
@@ -226,8 +229,10 @@ export class FieldTextBuilder {
           // letters or digits (most runs) at once, a longer run character by character.
           const before = i > 0 ? FOLDED_CLASS[ASCII_FOLD[text.charCodeAt(i - 1)]!]! : -1;
           const after = j < n ? FOLDED_CLASS[ASCII_FOLD[text.charCodeAt(j)]!]! : -1;
-          if (before >= 0) this.wordEnds[before]!++;
-          if (after >= 0) this.wordStarts[after]!++;
+          if (this.counting) {
+            if (before >= 0) this.wordEnds[before]!++;
+            if (after >= 0) this.wordStarts[after]!++;
+          }
           if (space) {
             if (before >= 0 && after >= 0) this.addGap(doc, before * GAP_CLASSES + after);
           } else this.addRunGaps(doc, text, i, j);

@@ -7,7 +7,7 @@ import type { BuilderData, ToBuilder } from '../threads/build-messages.js';
 import { BuilderInbox } from '../threads/builder-inbox.js';
 import { buildWorkerScript } from '../threads/worker-script.js';
 import { TokenizingThread } from './parallel-build.js';
-import type { DeltaWarmUp } from '../threads/delta-warm-up.js';
+import { WARM_UP_PAPERS, warmUpRounds, type BuilderWarmUp } from '../threads/builder-warm-up.js';
 
 /** Papers sent to the building thread in one message. */
 const BATCH = 256;
@@ -91,7 +91,7 @@ export class DeltaBuilder {
    * starting it and compiling the building code cost several hundred milliseconds, which the
    * first write would otherwise wait for. The thread then builds a few indexes of papers taken
    * from `from` (the base's parts, read on the thread from shared memory) and made up, so that
-   * the builder's code is optimized before the first batch arrives (see `delta-warm-up.ts`);
+   * the builder's code is optimized before the first batch arrives (see `builder-warm-up.ts`);
    * it never keeps the process alive. The warm-up waits for `after` (another delta thread's:
    * two warming up at once took both cores from the queries of a source just opened).
    * @returns when the warm-up is over (or failed)
@@ -103,7 +103,7 @@ export class DeltaBuilder {
     this.worker = worker;
     this.inbox = inbox;
     worker.unref();
-    const warmUp: DeltaWarmUp = { from, rounds: warmUpRounds(from?.n ?? 0), papers: WARM_UP_PAPERS, stop: this.stopWarmUp };
+    const warmUp: BuilderWarmUp = { from, rounds: warmUpRounds(from?.n ?? 0), papers: WARM_UP_PAPERS, stop: this.stopWarmUp };
     const warmed = after.then(() => {
       worker.postMessage({ type: 'warm-up', warmUp } satisfies ToBuilder);
       return inbox.expect('warmed');
@@ -162,19 +162,4 @@ export class DeltaBuilder {
     this.inbox = null;
     if (worker !== null) await worker.terminate();
   }
-}
-
-/** Papers in each build the delta thread makes when it starts (see `delta-warm-up.ts`). */
-const WARM_UP_PAPERS = 300;
-
-/**
- * How many warm-up builds a delta thread makes for a base of `n` papers: one per 1,000 papers,
- * 10 to 30. More builds make the first writes faster: at 1M papers, batches of 1,000 upserts
- * were visible after a median of 80–83 ms with 10 builds, 61–65 ms with 30 (two runs each of 14
- * batches; the later builds are still optimized further by V8). Thirty take a thread about
- * 1.3 s of background CPU, nothing beside the seconds a large catalogue takes to load, but a
- * small catalogue is loaded in milliseconds, often many times over (tests, demos), and gets 10.
- */
-export function warmUpRounds(n: number): number {
-  return Math.min(30, Math.max(10, Math.floor(n / 1000)));
 }

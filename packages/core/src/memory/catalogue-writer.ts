@@ -1,7 +1,7 @@
 import type { AnnotationMap } from '../annotations/annotations.js';
 import type { IndexData } from '../engine/builder.js';
 import type { Paper } from '../paper.js';
-import { liveFinder, type Segment } from '../segments/segment.js';
+import { liveFinder, type LiveFinder, type Segment } from '../segments/segment.js';
 import { deltaPapers, dropUnchanged, segmentsAfter } from '../segments/segment-writes.js';
 import { deltaParts } from '../segments/delta-split.js';
 import { netChanges } from '../writes/apply-changes.js';
@@ -21,6 +21,8 @@ export interface WriteTarget {
   settled(): Promise<void>;
   /** Whether a replacement is under way. */
   replacing(): boolean;
+  /** Called when the writer has applied every batch submitted to it (background merges wait for that). */
+  drained(): void;
 }
 
 interface Pending {
@@ -43,6 +45,11 @@ export class CatalogueWriter {
   private running = false;
 
   constructor(private readonly target: WriteTarget) {}
+
+  /** Whether a batch is being applied (or waits to be) now. */
+  get writing(): boolean {
+    return this.running;
+  }
 
   /** Applies `changes` as one batch; resolves with its counts once it is being served. */
   submit(changes: readonly PaperChange[]): Promise<WriteResult> {
@@ -67,6 +74,7 @@ export class CatalogueWriter {
       }
     } finally {
       this.running = false;
+      this.target.drained();
     }
   }
 
@@ -76,18 +84,9 @@ export class CatalogueWriter {
       if (this.target.replacing()) await this.target.settled();
       const epoch = this.target.epoch();
       const segments = this.target.current();
-      const find = liveFinder(segments);
-      const combined = new Map<string, Paper | null>();
-      const results = batches.map((batch) => {
-        const has = (id: string) => (combined.has(id) ? combined.get(id) !== null : find(id) !== null);
-        const { final, result } = netChanges(batch.changes, has);
-        for (const [id, paper] of final) combined.set(id, paper);
-        return result;
-      });
-      dropUnchanged(combined, segments, find);
+      const { results, combined, papers, annotations, find } = planWrite(batches.map((batch) => batch.changes), segments);
       // Nothing to change (deletes of absent ids, papers stored as they are): no new segments.
       if (combined.size === 0) return results;
-      const { papers, annotations } = deltaPapers(combined, segments, find);
       const deltas = await Promise.all(deltaParts(papers).map((part, i) => this.target.buildDelta(part, annotations, i)));
       // The catalogue was replaced while the delta was built (or is being replaced): apply the batches on top of the replacement.
       if (this.target.epoch() !== epoch || this.target.replacing()) continue;
@@ -97,4 +96,36 @@ export class CatalogueWriter {
       return results;
     }
   }
+}
+
+/** What batches of changes do to a catalogue of segments, worked out before their delta is built. */
+export interface WritePlan {
+  /** Each batch's counts, each counted against the catalogue as the batches before it left it. */
+  results: WriteResult[];
+  /** The net change of every id touched (`null`: deleted), papers stored as they are left out. */
+  combined: Map<string, Paper | null>;
+  /** The papers the delta stores, in the order first written, with the tasks and methods they keep. */
+  papers: Paper[];
+  annotations: AnnotationMap;
+  /** Where each id's live copy is in `segments` (remembered: the mask after the build asks again). */
+  find: LiveFinder;
+}
+
+/**
+ * The part of applying batches that runs on the thread serving requests before the delta is
+ * built (see `CatalogueWriter`); it changes nothing, so a source can also run it on made-up
+ * batches to warm its code up (`write-path-warm-up.ts`).
+ */
+export function planWrite(batches: readonly (readonly PaperChange[])[], segments: readonly Segment[]): WritePlan {
+  const find = liveFinder(segments);
+  const combined = new Map<string, Paper | null>();
+  const results = batches.map((changes) => {
+    const has = (id: string) => (combined.has(id) ? combined.get(id) !== null : find(id) !== null);
+    const { final, result } = netChanges(changes, has);
+    for (const [id, paper] of final) combined.set(id, paper);
+    return result;
+  });
+  dropUnchanged(combined, segments, find);
+  const { papers, annotations } = deltaPapers(combined, segments, find);
+  return { results, combined, papers, annotations, find };
 }

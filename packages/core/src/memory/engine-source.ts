@@ -36,6 +36,7 @@ export class EngineSource implements MemorySource {
     },
     settled: () => (this.replacing === 0 ? Promise.resolve() : new Promise<void>((resolve) => this.whenSettled.push(resolve))),
     replacing: () => this.replacing > 0,
+    drained: () => this.merger.writesSettled(),
   });
   protected readonly merger: SegmentMerger;
   /** Replacements (`replaceFrom`, `restore`) under way: a write finishing meanwhile is applied again after them. */
@@ -67,6 +68,7 @@ export class EngineSource implements MemorySource {
         build: (from) => this.buildMerged(from),
         install: (segments) => this.install(segments),
         failed: (error) => this.mergeFailed(error),
+        writing: () => this.writer.writing,
       },
       { ...DEFAULT_MERGE_POLICY, ...policy },
     );
@@ -100,6 +102,11 @@ export class EngineSource implements MemorySource {
 
   remove(ids: readonly string[]): Promise<WriteResult> {
     return this.write(deletes(ids));
+  }
+
+  /** Whether a write batch is being applied now. */
+  protected get writing(): boolean {
+    return this.writer.writing;
   }
 
   /** Resolves once no merge of segments is under way (merges run in the background after writes). */

@@ -10,6 +10,9 @@ import { EnginePool } from '../threads/engine-pool.js';
 import { buildFrom, type PaperStream } from './build-from-stream.js';
 import { resolveBuildThreads } from './parallel-build.js';
 import { DeltaBuilder } from './build-on-thread.js';
+import { warmUpRounds } from '../threads/builder-warm-up.js';
+import { warmUpWritePath } from './write-path-warm-up.js';
+import { deltaParts } from '../segments/delta-split.js';
 import { MergeThreads } from './merge-threads.js';
 import { MAX_MERGES_AT_ONCE } from './segment-merger.js';
 import { MergeGate } from '../threads/merge-gate.js';
@@ -87,6 +90,18 @@ export interface IndexedMemorySource extends MemorySource {
   close(): Promise<void>;
 }
 
+/**
+ * A base of this many papers or more gets a merge thread started (and warmed up) with the
+ * source, and the write path of the thread serving requests warmed up. A smaller catalogue's
+ * writes and merges are short, and its source often made and closed many times (tests, demos):
+ * it starts a merge thread with its first merge.
+ */
+const WARM_START_FROM = 50_000;
+
+/** Made-up batches run through the write path of a large source when it starts (see `warmUpWritePath`), and of them sent to the delta threads. */
+const WRITE_WARM_UP_ROUNDS = 20;
+const WRITE_WARM_UP_THROUGH_THREADS = 3;
+
 /** Default of {@link NodeMemorySourceOptions.maxQueue}. */
 export const DEFAULT_MAX_QUEUE = 256;
 
@@ -162,7 +177,28 @@ class NodeEngineSource extends EngineSource implements IndexedMemorySource {
     // A source serving from query threads starts its delta threads too, so that the first write does not wait for them; they warm up on the base's papers, one after the other.
     if (options.threads > 0) {
       const [first, second] = this.deltas;
-      second.start(indexParts(base.index), first.start(indexParts(base.index)));
+      const warmed = second.start(indexParts(base.index), first.start(indexParts(base.index)));
+      // A large catalogue's first merge gets a thread started and warmed up after them (see
+      // `MergeThreads.start`), and this thread's part of a write is warmed up too.
+      if (base.index.n >= WARM_START_FROM) {
+        this.mergeThreads.start(indexParts(base.index), warmUpRounds(base.index.n), warmed);
+        void warmed.then(() => this.warmUpWrites(WRITE_WARM_UP_ROUNDS)).catch(() => undefined);
+      }
+    }
+  }
+
+  /**
+   * Rounds of `warmUpWritePath`, one per turn of the event loop, skipped while a write is
+   * applied; the last ones are batches of 1,000 whose delta halves go to the delta threads as a
+   * write's do (and are dropped), so that the messages' way is warm as well.
+   */
+  private async warmUpWrites(rounds: number): Promise<void> {
+    for (let round = 0; round < rounds && !this.closed; round++) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      if (this.writing) continue;
+      const whole = round >= rounds - WRITE_WARM_UP_THROUGH_THREADS;
+      const plan = warmUpWritePath(this.segments, round, whole ? 1000 : 300);
+      if (plan !== null && whole) await Promise.all(deltaParts(plan.papers).map((part, i) => this.buildDelta(part, plan.annotations, i)));
     }
   }
 
@@ -201,7 +237,10 @@ class NodeEngineSource extends EngineSource implements IndexedMemorySource {
     return this.mergeGate.hold(() => super.write(changes));
   }
 
+  private closed = false;
+
   override async close(): Promise<void> {
+    this.closed = true;
     await Promise.all([super.close(), ...this.deltas.map((deltas) => deltas.close()), this.mergeThreads.close()]);
   }
 

@@ -4,7 +4,7 @@ import type { PaperAnnotations } from '../annotations/annotations.js';
 import type { LiveDocs } from '../segments/segment.js';
 import type { MessagePort } from 'node:worker_threads';
 import type { ThreadRole } from './thread-priority.js';
-import type { DeltaWarmUp } from './delta-warm-up.js';
+import type { BuilderWarmUp } from './builder-warm-up.js';
 
 /** A building thread's `workerData`: what it builds, which sets its priority. */
 export interface BuilderData {
@@ -27,8 +27,8 @@ export type ToBuilder =
    */
   | { type: 'tokens-from'; port: MessagePort; signal: SharedArrayBuffer }
   | { type: 'finish' }
-  /** A delta thread just started: builds to make (and drop) before the first write's (see `delta-warm-up.ts`). */
-  | { type: 'warm-up'; warmUp: DeltaWarmUp };
+  /** A delta or merge thread just started: builds to make (and drop) before the first write's or merge's (see `builder-warm-up.ts`). */
+  | { type: 'warm-up'; warmUp: BuilderWarmUp };
 
 /** From the building thread: a batch was added, the index is built, the warm-up is done, or the build failed. */
 export type FromBuilder =

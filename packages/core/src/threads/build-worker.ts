@@ -14,7 +14,7 @@ import type { BuilderData, FromBuilder, ToBuilder } from './build-messages.js';
 import { sortedVocabularyFromClone, tokenLayoutFromClone, type TokensElsewhere } from '../engine/token-layout.js';
 import { TokenSignal, type FromTokenizer, type ToTokenizerFromBuilder } from './tokenize-messages.js';
 import { lowerThreadPriority } from './thread-priority.js';
-import { warmUpBuilds } from './delta-warm-up.js';
+import { warmUpBuilds } from './builder-warm-up.js';
 import { MAX_MERGE_PAUSE_MS, passMergeGate } from './merge-gate.js';
 
 const port = parentPort;

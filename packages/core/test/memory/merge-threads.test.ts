@@ -1,6 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { IndexData } from '../../src/engine/builder.js';
 import { buildIndex } from '../../src/memory/build-index.js';
+import { indexParts } from '../../src/engine/index-parts.js';
 import { MergeThreads } from '../../src/memory/merge-threads.js';
 import { MergeGate } from '../../src/threads/merge-gate.js';
 import type { Paper } from '../../src/paper.js';
@@ -101,5 +102,32 @@ describe('merge threads kept between merges', () => {
     expect(threads.size).toBe(0);
     expect((await threads.merge(from)).n).toBe(118);
     expect(threads.size).toBe(0);
+  });
+
+  it('starts a thread ahead of the first merge, warms it up once told to, and merges on it', async () => {
+    const threads = pool();
+    let go!: () => void;
+    threads.start(indexParts(from[0]!.index), 3, new Promise<void>((resolve) => (go = resolve)));
+    expect(threads.size).toBe(1);
+    go();
+    const merged = await threads.merge(from);
+    expect(papersOf(merged)).toEqual(byId(expected));
+    // The warmed thread did the merge and was kept: no second thread.
+    expect(threads.size).toBe(1);
+  });
+
+  it('gives the first merge the started thread even before its warm-up was sent, and stops a warming one on close', async () => {
+    const threads = pool();
+    let go!: () => void;
+    threads.start(indexParts(from[0]!.index), 30, new Promise<void>((resolve) => (go = resolve)));
+    expect((await threads.merge(from)).n).toBe(118);
+    go(); // too late: the warm-up is not sent to a thread already merging
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect((await threads.merge(from)).n).toBe(118);
+    expect(threads.size).toBe(1);
+    const other = pool();
+    other.start(indexParts(from[0]!.index), 3, Promise.resolve());
+    await other.close();
+    expect(other.size).toBe(0);
   });
 });

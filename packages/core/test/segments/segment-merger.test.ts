@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { IndexData } from '../../src/engine/builder.js';
 import { buildIndex } from '../../src/memory/build-index.js';
-import { MAX_MERGES_AT_ONCE, SegmentMerger } from '../../src/memory/segment-merger.js';
+import { MAX_MERGES_AT_ONCE, MERGE_ANYWAY_PAST, SegmentMerger } from '../../src/memory/segment-merger.js';
 import type { Paper } from '../../src/paper.js';
 import { loadSamplePapers } from '../../src/sample.js';
 import { liveCount, wholeSegment, type Segment } from '../../src/segments/segment.js';
@@ -23,6 +23,7 @@ describe('the segment merger', () => {
 
   /** A merger over a base and `deltas` one-paper deltas, whose merges wait for the test. */
   function setUp(deltas: number) {
+    let writing = false;
     let segments: Segment[] = [wholeSegment(buildIndex(sample.slice(0, 20))), ...sample.slice(20, 20 + deltas).map((paper) => wholeSegment(buildIndex([paper])))];
     const asked: Asked[] = [];
     const merger = new SegmentMerger(
@@ -38,21 +39,37 @@ describe('the segment merger', () => {
         failed: (error) => {
           throw error;
         },
+        writing: () => writing,
       },
       // Deltas are merged once more than two follow the last merging one; never a full merge.
       { maxDeltaShare: 1e9, maxDeltas: 2 },
     );
-    return { merger, asked, segments: () => segments, add: (paper: Paper) => segments.push(wholeSegment(buildIndex([paper]))) };
+    return {
+      merger,
+      asked,
+      segments: () => segments,
+      add: (paper: Paper) => segments.push(wholeSegment(buildIndex([paper]))),
+      setWriting: (now: boolean) => (writing = now),
+    };
   }
 
   it(`runs at most ${MAX_MERGES_AT_ONCE} merges at once, and plans the next over the segments as they are when one ends`, async () => {
     const { merger, asked, segments, add } = setUp(3);
     merger.written([]);
+    // Not in the write's own turn: a merge starts on a later one.
+    expect(asked).toHaveLength(0);
+    await settle();
     expect(asked).toHaveLength(1);
     // Deltas keep coming while the first merge runs: a second merge of the newest starts, then no third.
-    for (const paper of sample.slice(23, 35)) {
-      add(paper);
-      merger.written([paper.id]);
+    for (const [from, to] of [
+      [23, 26],
+      [26, 35],
+    ] as const) {
+      for (const paper of sample.slice(from, to)) {
+        add(paper);
+        merger.written([paper.id]);
+      }
+      await settle();
     }
     expect(asked).toHaveLength(MAX_MERGES_AT_ONCE);
     const waiting = segments().length;
@@ -70,5 +87,48 @@ describe('the segment merger', () => {
     await merger.idle();
     // Every paper is still served exactly once.
     expect(segments().reduce((n, segment) => n + liveCount(segment), 0)).toBe(35);
+  });
+
+  it('starts no merge while a write is applied, and starts it once the writes settle', async () => {
+    const { merger, asked, setWriting } = setUp(3);
+    setWriting(true);
+    merger.written([]);
+    await settle();
+    expect(asked).toHaveLength(0);
+    let idle = false;
+    void merger.idle().then(() => (idle = true));
+    await settle();
+    // A merge is due: the source is not idle of merges yet.
+    expect(idle).toBe(false);
+    setWriting(false);
+    merger.writesSettled();
+    await settle();
+    expect(asked).toHaveLength(1);
+    asked[0]!.finish();
+    await settle();
+    expect(idle).toBe(true);
+  });
+
+  it(`merges while writes never pause once the deltas pass ${MERGE_ANYWAY_PAST} times maxDeltas`, async () => {
+    // maxDeltas is 2: up to four deltas wait for the writes; a fifth starts a merge anyway.
+    const { merger, asked, add, setWriting } = setUp(3);
+    setWriting(true);
+    merger.written([]);
+    add(sample[40]!);
+    merger.written([sample[40]!.id]);
+    await settle();
+    expect(asked).toHaveLength(0);
+    add(sample[41]!);
+    merger.written([sample[41]!.id]);
+    await settle();
+    expect(asked).toHaveLength(1);
+    asked[0]!.finish();
+    await settle();
+    await merger.idle();
+  });
+
+  it('resolves idle at once when nothing was written', async () => {
+    const { merger } = setUp(3);
+    await expect(merger.idle()).resolves.toBeUndefined();
   });
 });

@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { indexParts } from '../src/engine/index-parts.js';
 import { buildIndex } from '../src/memory/build-index.js';
 import { loadSamplePapers } from '../src/sample.js';
-import { warmUpRounds } from '../src/memory/build-on-thread.js';
-import { madeUpPapers, warmUpBuilds } from '../src/threads/delta-warm-up.js';
+import { madeUpPapers, warmUpBuilds, warmUpRounds } from '../src/threads/builder-warm-up.js';
 
 /** The delta thread's warm-up builds whatever catalogue it is given, large or small, and none at all. */
 describe('delta thread warm-up', () => {

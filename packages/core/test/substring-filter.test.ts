@@ -25,11 +25,13 @@ const TRICKY: Partial<Paper>[] = [
   { title: 'Big K \u212a T \u0130 x 9 Z r\u00e9 t A  B a\tb', abstract: 'E T k t' },
   // Marks around one space, answered from the gap sets (`, a`, `. t`), and spaces beside spaces.
   { title: '(A) B, c. D ; e  (f \u212a, T', abstract: 'Yes, a. The ( x ) y: z  , q; A  b. \u0130 s' },
+  // Common letter pairs, answered from the pair sets (`in`, `ti`), through case folding: `İ` lower-cases to `i` and a dot, `\u212a` to `k`.
+  { title: 'İN \u212aN TİON iNg ın', abstract: 'Ti TI ın İn TIon; t-i, i n, ON, \u212aNOWN' },
   { title: 'Control \u0001char and \u001ffin', abstract: 'new\nlines; tab\tsep; cr\rx; bell\u0007b; back\\nslash; quote\"n' },
 ];
 
 const ALPHABET = ['a', 'e', 't', 'h', 'o', 'f', 'n', 's', 'i', 'x', 'y', '0', '1', ' ', '  ', '-', '.', ',', '(', ')', '$', '\\', '"', ':', ';', 'é', 'İ', 'i̇', 'ß', 'ss', '\u212a', 'k', 'σ', 'ς', '😀', '\n', '\t', 'ﬁ', 'fi'];
-const FIXED = ['nlines', 'tsep', 'rx', 'u000', '0001', '001f', '01c', '1ffin', 'nslash', 'n', '\\n', 'k\\n', '"n', 'ell', 'lb', 'l\u0007b', 'tion of the', ' of the ', 'of the', 'e.g.', 'state-of-the-art', ', ', ',', ' ', '  ', '.', 'zzzzzzzqqq', 'e', 'the', 'th', 'ation', ' a', 'a ', 'x,y', 'x, y', '-', '--', '$\\', 'i̇', 'istanbul', 'k', '\u212a', 'straße', 'ς', 'σ', 'é', 'cafe', '\n', 'of them.', 'of the end', 'w1 w2', 'of the w', 'e,', 'x-', '-r', '(b', 'b)', 'd.', 'k,', 'k-', '-b', 'i-', 'a.', '.b', '1,', ',2', '(3', '9%', 's.', 'y)', 'n:', "n'", "'t", 'z,', '-z', 'e ', ' e', 'x ', ' x', 'd ', ' 9', '9 ', 'k ', ' k', 'i ', ' z', 'e t', 'g k', 'k t', 'i t', 'x 9', '9 z', 'é t', 'a b', 's o', 'n t', 'ed t', 'z r', 'f t', ', a', '. t', ') b', 'a (', '( a', ', w', '; e', ': z', '  a', 'a  ', ', q', ', t', 'k, t', 'e, a', 'y, a', '. th', 's, a', 'e  (', ' , q', 'i s', '. i'];
+const FIXED = ['nlines', 'tsep', 'rx', 'u000', '0001', '001f', '01c', '1ffin', 'nslash', 'n', '\\n', 'k\\n', '"n', 'ell', 'lb', 'l\u0007b', 'tion of the', ' of the ', 'of the', 'e.g.', 'state-of-the-art', ', ', ',', ' ', '  ', '.', 'zzzzzzzqqq', 'e', 'the', 'th', 'ation', ' a', 'a ', 'x,y', 'x, y', '-', '--', '$\\', 'i̇', 'istanbul', 'k', '\u212a', 'straße', 'ς', 'σ', 'é', 'cafe', '\n', 'of them.', 'of the end', 'w1 w2', 'of the w', 'e,', 'x-', '-r', '(b', 'b)', 'd.', 'k,', 'k-', '-b', 'i-', 'a.', '.b', '1,', ',2', '(3', '9%', 's.', 'y)', 'n:', "n'", "'t", 'z,', '-z', 'e ', ' e', 'x ', ' x', 'd ', ' 9', '9 ', 'k ', ' k', 'i ', ' z', 'e t', 'g k', 'k t', 'i t', 'x 9', '9 z', 'é t', 'a b', 's o', 'n t', 'ed t', 'z r', 'f t', ', a', '. t', ') b', 'a (', '( a', ', w', '; e', ': z', '  a', 'a  ', ', q', ', t', 'k, t', 'e, a', 'y, a', '. th', 's, a', 'e  (', ' , q', 'i s', '. i', 'in', 'ti', 'on', 'er', 'th', 'kn', 'ng', 'ing', 'tion', 'io', 'i̇n', 'ın', '1n'];
 
 /**
  * The catalogue as one index, or written in batches: small delta indexes whose substring tables

@@ -44,8 +44,8 @@ export interface IndexParts {
   readonly json: readonly Uint8Array[];
 }
 
-/** The layout version written by this code (13: the tables' grouped 16-bit lists, gap sets with marks, the abstracts' dear ones; 12: titles' gap sets; 11: edge sets with a space; 10: the substring filters' edge sets; 9: grouped 16-bit lists). */
-export const INDEX_FORMAT = 13;
+/** The layout version written by this code (14: the fields' sets of common letter pairs; 13: the tables' grouped 16-bit lists, gap sets with marks, the abstracts' dear ones; 12: titles' gap sets; 11: edge sets with a space; 10: the substring filters' edge sets; 9: grouped 16-bit lists). */
+export const INDEX_FORMAT = 14;
 
 const TABLE_ARRAYS = ['df', 'docsAt', 'dense', 'listDocs', 'bitsets', 'listLows'] as const;
 const tableNames = <P extends string>(prefix: P) => TABLE_ARRAYS.map((a) => `${prefix}.${a}` as const);
@@ -61,6 +61,8 @@ const fieldTextNames = <P extends string>(prefix: P) =>
     ...tableNames(`${prefix}.edges`),
     ...tableNames(`${prefix}.gaps`),
     `${prefix}.gapKept`,
+    ...tableNames(`${prefix}.pairs`),
+    `${prefix}.pairKept`,
   ] as const;
 
 /** Every array of the index, by name (see the classes that use them). */
@@ -157,6 +159,8 @@ function fieldTextArrays(prefix: string, text: FieldText): Record<string, IndexA
     ...tableArrays(`${prefix}.edges`, text.edges),
     ...tableArrays(`${prefix}.gaps`, text.gaps),
     [`${prefix}.gapKept`]: text.gapKept,
+    ...tableArrays(`${prefix}.pairs`, text.pairs),
+    [`${prefix}.pairKept`]: text.pairKept,
   };
 }
 
@@ -295,6 +299,8 @@ export function indexFromParts(parts: IndexParts): IndexData {
       table(`${prefix}.edges`),
       table(`${prefix}.gaps`),
       u8(`${prefix}.gapKept` as IndexArrayName),
+      table(`${prefix}.pairs`),
+      u8(`${prefix}.pairKept` as IndexArrayName),
     );
   const store = new PaperStore(
     parts.json,

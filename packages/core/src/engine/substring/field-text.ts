@@ -69,6 +69,54 @@ export const DEAR_GAP_OCCURRENCES_PER_DOC = 10;
 /** Per folded letter or digit (`ASCII_FOLD`'s codes), its {@link charSet}; -1 for 0 (not one). */
 const FOLDED_CLASS = new Int8Array(128).map((_, code) => (code === 0 ? -1 : charSet(code)));
 
+/**
+ * The pairs of letters or digits side by side whose sets a field may keep (see
+ * {@link FieldText.pairs}): the commonest pairs of English scientific text. A needle of two such
+ * characters (`in`, `ti`) is in most words of the field, so finding it from the words means
+ * walking thousands of them or reading most documents (`title=in`: 230-380 ms at 498k papers).
+ */
+const PAIR_CANDIDATES = [
+  'th', 'he', 'in', 'er', 'an', 're', 'on', 'at', 'en', 'nd', 'ti', 'es', 'or', 'te', 'of', 'ed',
+  'is', 'it', 'al', 'ar', 'st', 'to', 'nt', 'ng', 'se', 'ha', 'as', 'ou', 'io', 'le', 've', 'co',
+  'me', 'de', 'hi', 'ri', 'ro', 'ic', 'ne', 'ea', 'ra', 'ce', 'li', 'ch', 'll', 'be', 'ma', 'si',
+  'om', 'ur', 'ca', 'el', 'ta', 'la', 'ns', 'ge', 'ly', 'ei', 'pr', 'ac', 'ut', 'pe', 'mo', 'na',
+] as const;
+
+/** Sets of {@link FieldText.pairs}: one per pair of {@link PAIR_CANDIDATES}, 64 (two 32-bit masks per paper while building). */
+export const PAIR_SETS = PAIR_CANDIDATES.length;
+
+/** Per two {@link charSet}s (`36 * a + b`), the pair's set number, or -1. */
+const PAIR_OF = new Int8Array(CHAR_SETS * CHAR_SETS).fill(-1);
+PAIR_CANDIDATES.forEach((pair, i) => (PAIR_OF[charSet(pair.charCodeAt(0)) * CHAR_SETS + charSet(pair.charCodeAt(1))] = i));
+
+/**
+ * Per two folded codes (`ASCII_FOLD`, `128 * a + b`), the pair's set number, or -1: one lookup
+ * per character while building (0, not a letter or digit, pairs with nothing).
+ */
+const PAIR_OF_FOLDED = new Int8Array(128 * 128).fill(-1);
+for (let a = 1; a < 128; a++) {
+  for (let b = 1; b < 128; b++) {
+    const x = FOLDED_CLASS[a]!;
+    const y = FOLDED_CLASS[b]!;
+    if (x >= 0 && y >= 0) PAIR_OF_FOLDED[a * 128 + b] = PAIR_OF[x * CHAR_SETS + y]!;
+  }
+}
+
+/** The pair set of two lower-cased characters, when both are ASCII letters or digits and the pair is a candidate, else -1. */
+export function pairSet(a: number, b: number): number {
+  const x = a < 128 ? charSet(a) : -1;
+  const y = b < 128 ? charSet(b) : -1;
+  return x < 0 || y < 0 ? -1 : PAIR_OF[x * CHAR_SETS + y]!;
+}
+
+/**
+ * A field keeps the set of a pair held by more than this share of its documents, the commonest
+ * {@link MAX_PAIRS_KEPT} of them: those are the pairs whose needles would read or walk the most.
+ * Each such set is a bitset (n / 8 bytes): at most 2 MB a field at 498k papers.
+ */
+export const PAIR_KEPT_SHARE = 1 / 8;
+export const MAX_PAIRS_KEPT = 32;
+
 function gapClass(code: number): number {
   if (code >= 128) return -1;
   const set = charSet(code);
@@ -127,6 +175,15 @@ export class FieldText {
      * papers; see {@link DEAR_GAP_OCCURRENCES_PER_DOC}). Empty for a field without gap sets.
      */
     readonly gapKept: Uint8Array,
+    /**
+     * Per pair of {@link PAIR_CANDIDATES} ({@link pairSet}): the documents whose lower-cased field
+     * holds the two characters side by side, for the pairs marked in {@link pairKept} (the others
+     * are empty). A needle of two letters or digits is answered from its set alone; a longer
+     * one is narrowed by the sets of its pairs.
+     */
+    readonly pairs: DocSetTable,
+    /** Per pair set, 1 when the field keeps it (see {@link PAIR_KEPT_SHARE}). */
+    readonly pairKept: Uint8Array,
   ) {}
 }
 
@@ -148,6 +205,8 @@ export interface FieldTextParts {
   readonly gaps: GapSets;
   readonly gapIds: Uint16Array;
   readonly gapStarts: Uint32Array;
+  /** Per paper two masks of the {@link PAIR_CANDIDATES} its field holds (sets 0-31, then 32-63). */
+  readonly pairMasks: Uint32Array;
   /** Per letter or digit: how many words of the field end with it, and how many start with it (ASCII text). */
   readonly wordEnds: Float64Array;
   readonly wordStarts: Float64Array;
@@ -176,6 +235,8 @@ export class FieldTextBuilder {
   private readonly gapIds = new Growable(uint16Array);
   private readonly gapStarts = new Growable(uint32Array);
   private readonly gapStamps: Int32Array;
+  // Per paper, two masks of the candidate pairs its field holds.
+  private readonly pairMasks = new Growable(uint32Array);
   /** Non-ASCII code points per paper (by input number): few papers have any. */
   private readonly unicode = new Map<number, number[]>();
 
@@ -203,6 +264,10 @@ export class FieldTextBuilder {
     this.ascii.push(isAscii ? 1 : 0);
     let letters = 0;
     let digits = 0;
+    // The candidate pairs seen (two masks), and the previous character folded (0: not a letter or digit).
+    let pairsLow = 0;
+    let pairsHigh = 0;
+    let previous = 0;
     if (isAscii) {
       const n = text.length;
       if (this.counting && n > 0) {
@@ -217,9 +282,16 @@ export class FieldTextBuilder {
         if (folded !== 0) {
           if (folded >= 97) letters |= 1 << (folded - 97);
           else digits |= 1 << (folded - 48);
+          const pair = PAIR_OF_FOLDED[(previous << 7) | folded]!;
+          if (pair >= 0) {
+            if (pair >= 32) pairsHigh |= 1 << (pair - 32);
+            else pairsLow |= 1 << pair;
+          }
+          previous = folded;
           i++;
           continue;
         }
+        previous = 0;
         let j = i + 1;
         while (j < n && ASCII_FOLD[text.charCodeAt(j)] === 0) j++;
         const space = j - i === 1 && c === SPACE;
@@ -255,6 +327,11 @@ export class FieldTextBuilder {
         const set = code < 128 ? charSet(code) : -1;
         if (set >= 26) digits |= 1 << (set - 26);
         else if (set >= 0) letters |= 1 << set;
+        const folded = code < 128 ? ASCII_FOLD[code]! : 0;
+        const pair = PAIR_OF_FOLDED[(previous << 7) | folded]!;
+        if (pair >= 32) pairsHigh |= 1 << (pair - 32);
+        else if (pair >= 0) pairsLow |= 1 << pair;
+        previous = folded;
         if (code >= 128 && !points.includes(code)) points.push(code);
         if (set >= 0 || (code >= 128 && LETTER_OR_DIGIT.test(ch))) {
           if (run !== '') this.addRun(doc, this.runTable.wordNumber(run));
@@ -266,6 +343,8 @@ export class FieldTextBuilder {
     }
     this.letters.push(letters >>> 0);
     this.digits.push(digits);
+    this.pairMasks.push(pairsLow >>> 0);
+    this.pairMasks.push(pairsHigh >>> 0);
   }
 
   private addRun(doc: number, id: number): void {
@@ -319,6 +398,7 @@ export class FieldTextBuilder {
       wordStarts: this.wordStarts,
       gapIds: this.gapIds.array.subarray(0, this.gapIds.length),
       gapStarts: this.gapStarts.array.subarray(0, this.gapStarts.length),
+      pairMasks: this.pairMasks.array.subarray(0, this.pairMasks.length),
     };
   }
 
@@ -385,7 +465,52 @@ export function finishFieldText(parts: FieldTextParts, order: Uint32Array): Fiel
   const edges = DocSetTable.fromInputLists(n, EDGE_SETS, parts.edgeIds, parts.edgeStarts, order);
   const gapKept = keptGaps(parts, n);
   const gaps = DocSetTable.fromInputLists(n, gapKept.length, parts.gapIds, parts.gapStarts, order, gapKept);
-  return new FieldText(chars, runs, runDocs, unicode, unicodeDocs, Uint32Array.from(nonAscii), edges, gaps, gapKept);
+  const pairKept = keptPairs(parts.pairMasks, n);
+  const masks = parts.pairMasks;
+  const keptLow = maskOf(pairKept, 0);
+  const keptHigh = maskOf(pairKept, 32);
+  const pairs = DocSetTable.build(n, PAIR_SETS, (add) => {
+    for (let d = 0; d < n; d++) {
+      const input = order[d]!;
+      for (let half = 0; half < 2; half++) {
+        let bits = masks[2 * input + half]! & (half === 0 ? keptLow : keptHigh);
+        while (bits !== 0) {
+          const t = bits & -bits;
+          bits ^= t;
+          add(d, 32 * half + 31 - Math.clz32(t));
+        }
+      }
+    }
+  });
+  return new FieldText(chars, runs, runDocs, unicode, unicodeDocs, Uint32Array.from(nonAscii), edges, gaps, gapKept, pairs, pairKept);
+}
+
+/** Per pair set, 1 when the field keeps it: the commonest pairs above {@link PAIR_KEPT_SHARE} of `n` documents. */
+function keptPairs(masks: Uint32Array, n: number): Uint8Array {
+  const df = new Float64Array(PAIR_SETS);
+  for (let k = 0; k < masks.length; k++) {
+    let bits = masks[k]!;
+    const base = (k & 1) * 32;
+    while (bits !== 0) {
+      const t = bits & -bits;
+      bits ^= t;
+      df[base + 31 - Math.clz32(t)]!++;
+    }
+  }
+  const kept = new Uint8Array(PAIR_SETS);
+  const commonest = Array.from({ length: PAIR_SETS }, (_, i) => i)
+    .filter((i) => df[i]! > PAIR_KEPT_SHARE * n)
+    .sort((a, b) => df[b]! - df[a]! || a - b)
+    .slice(0, MAX_PAIRS_KEPT);
+  for (const i of commonest) kept[i] = 1;
+  return kept;
+}
+
+/** The 32-bit mask of the kept sets `from..from + 31`. */
+function maskOf(kept: Uint8Array, from: number): number {
+  let mask = 0;
+  for (let i = 0; i < 32; i++) if (kept[from + i] === 1) mask |= 1 << i;
+  return mask;
 }
 
 /** Per gap set, 1 when the field keeps it (see {@link FieldText.gapKept}); empty for a field without gap sets. */

@@ -5,7 +5,7 @@ import { EMPTY_SET, intersectSets, listSet, lowerBound, setHas, setSize, setToLi
 import { asciiBytes } from '../paper-store.js';
 import { ANCHOR_COST, LOOKUP_COST, WALK_COST, type PhraseJoin } from '../phrase-join.js';
 import { spend } from '../work-budget.js';
-import { charSet, edgeSet, gapSet, type FieldText, type TextField } from './field-text.js';
+import { charSet, edgeSet, gapSet, pairSet, type FieldText, type TextField } from './field-text.js';
 import { nonEmpty, partMatch, partSeparators, readNeedle } from './needle.js';
 import { canSearchRaw, prepareRawNeedle, rawContains, rawContainsAnyText, rawContainsShort } from './raw-search.js';
 import type { Vocabulary } from '../vocabulary.js';
@@ -29,11 +29,11 @@ const READ_EACH_UP_TO = 1024;
  * The documents whose `field`, lower-cased, contains `needle` (already lower-cased): exactly
  * `text.toLowerCase().includes(needle)`, among `within` (all documents when null).
  *
- * - A needle of one ASCII letter or digit, or of ASCII characters that are neither (`", "`,
- *   `"("`), or of a letter or digit beside a punctuation mark or a space (`e,`, `-b`, `e `), or
- *   of two characters around a space, one a letter or digit (`e t`, `, a`; in abstracts where
- *   the field keeps that set), is answered by the field's character, separator, edge or gap
- *   sets alone.
+ * - A needle of one ASCII letter or digit, or of two that are a common pair the field keeps
+ *   (`in`, `ti`), or of ASCII characters that are neither (`", "`, `"("`), or of a letter or
+ *   digit beside a punctuation mark or a space (`e,`, `-b`, `e `), or of two characters around
+ *   a space, one a letter or digit (`e t`, `, a`; in abstracts where the field keeps that set),
+ *   is answered by the field's character, pair, separator, edge or gap sets alone.
  * - A needle with letters or digits is found through the word index: its runs of letters and
  *   digits must be words (or word ends, starts, parts) at consecutive positions of the field,
  *   and the separator flags of the positions prove or refute "one space" between them. Only
@@ -67,6 +67,11 @@ export function substringMatches(index: IndexData, join: PhraseJoin, field: Text
   if (k === 1 && separators[0] === '' && separators[1] === '' && words[0]!.length === 1) {
     return within_(text.chars.set(charSet(words[0]!.charCodeAt(0))), restrict, index.n);
   }
+  // Two letters or digits (`in`, `ti`), when the field keeps that pair's set: its set.
+  if (k === 1 && separators[0] === '' && separators[1] === '' && words[0]!.length === 2) {
+    const pair = pairOf(text, words[0]!, 1);
+    if (pair >= 0) return within_(text.pairs.set(pair), restrict, index.n);
+  }
   // A letter or digit beside a punctuation mark or a space (`e,`, `-b`, `e `): its edge set.
   const edge = needle.length === 2 ? edgeSet(needle.charCodeAt(0), needle.charCodeAt(1)) : -1;
   if (edge >= 0) return within_(text.edges.set(edge), restrict, index.n);
@@ -77,6 +82,7 @@ export function substringMatches(index: IndexData, join: PhraseJoin, field: Text
   // field, its inner separators are separator runs of it, its edges end and start such runs.
   let candidates: DocSet = restrict ?? all;
   for (const set of neededChars(words)) candidates = intersectSets(candidates, text.chars.set(set), index.n);
+  for (const set of neededPairs(text, words)) candidates = intersectSets(candidates, text.pairs.set(set), index.n);
   for (let c = 1; c < k; c++) candidates = intersectSets(candidates, separatorRuns(text, index.n, 'exact', separators[c]!), index.n);
   const first = separators[0]!;
   const last = separators[k]!;
@@ -121,6 +127,24 @@ function gapOf(text: FieldText, needle: string, i: number): number {
   if (text.gapKept.length === 0 || i < 1 || i + 1 >= needle.length || needle.charCodeAt(i) !== 0x20) return -1;
   const set = gapSet(needle.charCodeAt(i - 1), needle.charCodeAt(i + 1));
   return set >= 0 && text.gapKept[set] === 1 ? set : -1;
+}
+
+/** The pair set of the characters at `i - 1` and `i` of `word`, when `text` keeps that set, else -1. */
+function pairOf(text: FieldText, word: string, i: number): number {
+  const set = pairSet(word.charCodeAt(i - 1), word.charCodeAt(i));
+  return set >= 0 && text.pairKept[set] === 1 ? set : -1;
+}
+
+/** The distinct kept pair sets of the letters and digits side by side in `words`. */
+function neededPairs(text: FieldText, words: readonly string[]): number[] {
+  const sets = new Set<number>();
+  for (const word of words) {
+    for (let i = 1; i < word.length; i++) {
+      const set = pairOf(text, word, i);
+      if (set >= 0) sets.add(set);
+    }
+  }
+  return [...sets];
 }
 
 /** `set` within `restrict` (all of it when there is no restriction). */
